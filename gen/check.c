@@ -1,0 +1,444 @@
+/* Raw Spec -> checked Spec: every name, type reference, path, target,
+ * tuning entry and identity is validated here, and all problems are
+ * reported in one run. Nothing after this stage sees an unchecked value. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "gpugen.h"
+
+static const Spec *cur;
+
+#define ERR(jpath, ...) diag_error(cur->path, "%s: %s", (jpath), arena_printf(__VA_ARGS__))
+
+static void check_name(const char *name, const char *jpath, const char *what) {
+  if (!name)
+    return;
+  const char *why = ident_problem(name);
+  if (why)
+    ERR(jpath, "%s '%s' cannot be used: %s", what, name, why);
+}
+
+/* Paths are written into #include lines and makefiles: allow only
+ * characters that need no quoting anywhere. */
+static bool path_chars_safe(const char *p) {
+  if (!*p)
+    return false;
+  for (; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+          strchr("_-./+", *p)))
+      return false;
+  return true;
+}
+
+static void check_paths(const char **paths, int n, const char *key, bool want_dir) {
+  for (int i = 0; i < n; i++) {
+    const char *jpath = arena_printf("%s[%d]", key, i);
+    if (!path_chars_safe(paths[i])) {
+      ERR(jpath, "path '%s' may only contain letters, digits and '_-./+'", paths[i]);
+      continue;
+    }
+    const char *full = paths[i][0] == '/' ? paths[i] : arena_printf("%s/%s", cur->dir, paths[i]);
+    struct stat st;
+    if (stat(full, &st) != 0)
+      ERR(jpath, "'%s' does not exist (paths are relative to the spec file's directory)", full);
+    else if (want_dir && !S_ISDIR(st.st_mode))
+      ERR(jpath, "'%s' is not a directory", full);
+    else if (!want_dir && !S_ISREG(st.st_mode))
+      ERR(jpath, "'%s' is not a regular file", full);
+    for (int j = 0; j < i; j++)
+      if (strcmp(paths[i], paths[j]) == 0)
+        ERR(jpath, "'%s' is listed twice", paths[i]);
+  }
+}
+
+static int compare_targets(const void *a, const void *b) {
+  const Target *x = a, *y = b;
+  if (x->arch != y->arch)
+    return x->arch - y->arch;
+  return x->suffix - y->suffix;
+}
+
+static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
+  bool ok = true;
+  for (int i = 0; i < s->ntargets; i++) {
+    Target *t = &s->targets[i];
+    const char *jpath = arena_printf("targets[%d]", i);
+    if (!target_parse(t->name, &t->arch, &t->suffix)) {
+      ERR(jpath, "'%s' is not a CUDA architecture; valid ones are %s (optionally with 'a' from sm_90 "
+                 "or 'f' from sm_100)", t->name, target_known_list());
+      ok = false;
+      continue;
+    }
+    bool supported = false;
+    for (int k = 0; k < n_nvcc; k++)
+      supported |= nvcc_archs[k] == t->arch;
+    if (!supported) {
+      Buf list = {0};
+      for (int k = 0; k < n_nvcc; k++)
+        buf_printf(&list, "%ssm_%d", k ? " " : "", nvcc_archs[k]);
+      ERR(jpath, "'%s' is a real architecture, but the installed nvcc cannot build it (it builds: %s)",
+          t->name, list.data ? list.data : "nothing");
+      buf_free(&list);
+    }
+    for (int j = 0; j < i; j++)
+      if (strcmp(s->targets[j].name, t->name) == 0)
+        ERR(jpath, "'%s' is listed twice", t->name);
+  }
+  if (ok)
+    qsort(s->targets, (size_t)s->ntargets, sizeof(Target), compare_targets);
+}
+
+static void check_tuning(Spec *s) {
+  for (int i = 0; i < s->ntuning_entries; i++) {
+    TuningEntry *e = &s->tuning_entries[i];
+    if (strcmp(e->key, "default") == 0)
+      continue;
+    Target *match = NULL;
+    for (int k = 0; k < s->ntargets; k++)
+      if (strcmp(s->targets[k].name, e->key) == 0)
+        match = &s->targets[k];
+    if (!match) {
+      int arch;
+      char suffix;
+      if (!target_parse(e->key, &arch, &suffix))
+        ERR(e->path, "'%s' is neither \"default\" nor a CUDA architecture", e->key);
+      else
+        ERR(e->path, "'%s' is not one of \"targets\"; tune only architectures you build for", e->key);
+      continue;
+    }
+    match->tuned = true;
+    match->tuning = e->tuning;
+  }
+}
+
+/* Looks a type name up among the scalars and the spec's types. */
+static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
+  if (!r->spelling)
+    return false;
+  if (scalar_lookup(r->spelling, &r->scalar)) {
+    r->is_scalar = true;
+    return true;
+  }
+  for (int i = 0; i < s->ntypes; i++) {
+    if (s->types[i]->name && strcmp(s->types[i]->name, r->spelling) == 0) {
+      r->type = s->types[i];
+      return true;
+    }
+  }
+  const char **names = ARENA_ARRAY(const char *, SC_COUNT + s->ntypes);
+  int n = 0;
+  for (int k = 0; k < SC_COUNT; k++)
+    names[n++] = scalar_info[k].spelling;
+  for (int i = 0; i < s->ntypes; i++)
+    if (s->types[i]->name)
+      names[n++] = s->types[i]->name;
+  const char *near = suggest(r->spelling, names, n);
+  if (near)
+    ERR(jpath, "unknown type '%s' (did you mean '%s'?)", r->spelling, near);
+  else
+    ERR(jpath, "unknown type '%s'; use a scalar type (int, float, uint8_t, __half, ...) or a name from \"types\"",
+        r->spelling);
+  return false;
+}
+
+/* Depth-first order, dependencies first; a type met again while still on
+ * the stack closes a cycle. */
+enum { UNSEEN, ON_STACK, DONE };
+static bool order_type(Spec *s, Type *t, int *state, Type **stack, int depth, int *next) {
+  int idx = 0;
+  while (s->types[idx] != t)
+    idx++;
+  if (state[idx] == DONE)
+    return true;
+  if (state[idx] == ON_STACK) {
+    Buf chain = {0};
+    int start = 0;
+    while (stack[start] != t)
+      start++;
+    for (int i = start; i < depth; i++)
+      buf_printf(&chain, "%s -> ", stack[i]->name);
+    buf_put(&chain, t->name);
+    ERR(t->path, "type '%s' contains itself (%s); use a pointer-free layout without cycles", t->name,
+        chain.data);
+    buf_free(&chain);
+    return false;
+  }
+  state[idx] = ON_STACK;
+  stack[depth] = t;
+  bool ok = true;
+  for (int f = 0; f < t->nfields && ok; f++)
+    if (t->fields[f].ref.type)
+      ok = order_type(s, t->fields[f].ref.type, state, stack, depth + 1, next);
+  state[idx] = DONE;
+  if (ok) {
+    t->order = *next;
+    s->types_ordered[(*next)++] = t;
+  }
+  return ok;
+}
+
+static bool check_types(Spec *s) {
+  bool resolved = true;
+  bool duplicates = false;
+  for (int i = 0; i < s->ntypes; i++) {
+    Type *t = s->types[i];
+    check_name(t->name, arena_printf("%s.name", t->path), "type name");
+    if (t->name && s->module && strcmp(t->name, s->module) == 0)
+      ERR(t->path, "type '%s' has the module's name; the module becomes a C++ namespace of that name", t->name);
+    for (int j = 0; j < i; j++)
+      if (t->name && s->types[j]->name && strcmp(t->name, s->types[j]->name) == 0) {
+        ERR(t->path, "type '%s' is defined twice (also %s)", t->name, s->types[j]->path);
+        duplicates = true;
+      }
+    if (t->explicit_align && (t->explicit_align & (t->explicit_align - 1)))
+      ERR(arena_printf("%s.align", t->path), "%d is not a power of two", t->explicit_align);
+    for (int f = 0; f < t->nfields; f++) {
+      Field *fd = &t->fields[f];
+      check_name(fd->name, arena_printf("%s.name", fd->path), "field name");
+      for (int g = 0; g < f; g++)
+        if (fd->name && t->fields[g].name && strcmp(fd->name, t->fields[g].name) == 0)
+          ERR(fd->path, "field '%s' appears twice in '%s'", fd->name, t->name ? t->name : "?");
+      if (!resolve(s, &fd->ref, arena_printf("%s.type", fd->path)))
+        resolved = false;
+    }
+  }
+  if (!resolved || duplicates)
+    return false;
+  s->types_ordered = ARENA_ARRAY(Type *, s->ntypes);
+  int *state = ARENA_ARRAY(int, s->ntypes);
+  Type **stack = ARENA_ARRAY(Type *, s->ntypes + 1);
+  int next = 0;
+  bool ok = true;
+  for (int i = 0; i < s->ntypes; i++)
+    ok &= order_type(s, s->types[i], state, stack, 0, &next);
+  return ok;
+}
+
+/* ---- reductions ---------------------------------------------------------- */
+
+static bool all_leaves(const TypeRef *r, bool (*pred)(ScalarKind)) {
+  if (r->is_scalar)
+    return pred(r->scalar);
+  for (int f = 0; f < r->type->nfields; f++)
+    if (!all_leaves(&r->type->fields[f].ref, pred))
+      return false;
+  return true;
+}
+static bool is_integer(ScalarKind k) { return scalar_info[k].num == NUM_SIGNED || scalar_info[k].num == NUM_UNSIGNED || k == SC_BOOL; }
+static bool is_not_bool(ScalarKind k) { return k != SC_BOOL; }
+
+/* Digits of mantissa, or value bits for integers: how much a type holds exactly. */
+static int exact_bits(ScalarKind k) {
+  switch (k) {
+  case SC_HALF: return 11;
+  case SC_BF16: return 8;
+  case SC_FLOAT: return 24;
+  case SC_DOUBLE: return 53;
+  default: return scalar_info[k].size * 8 - (scalar_info[k].num == NUM_SIGNED ? 1 : 0);
+  }
+}
+
+/* A builtin accumulator must hold every input value exactly: never narrow. */
+static const char *widening_problem(ScalarKind in, ScalarKind acc) {
+  const ScalarInfo *i = &scalar_info[in], *a = &scalar_info[acc];
+  if (acc == SC_BOOL)
+    return "bool cannot accumulate";
+  if (in == SC_BOOL)
+    return NULL;
+  if (i->num == NUM_FLOAT && a->num != NUM_FLOAT)
+    return "a floating input needs a floating accumulator";
+  if (i->num == NUM_FLOAT)
+    return exact_bits(acc) >= exact_bits(in) && a->max >= i->max ? NULL : "it is narrower than the input";
+  if (a->num == NUM_FLOAT)
+    return exact_bits(acc) >= exact_bits(in) ? NULL : "it cannot hold every input value exactly";
+  if (i->num == NUM_SIGNED && a->num == NUM_UNSIGNED)
+    return "an unsigned accumulator cannot hold negative inputs";
+  return a->min <= i->min && a->max >= i->max ? NULL : "it is narrower than the input";
+}
+
+static bool same_type(const TypeRef *a, const TypeRef *b) {
+  if (a->is_scalar != b->is_scalar)
+    return false;
+  return a->is_scalar ? scalar_info[a->scalar].canonical == scalar_info[b->scalar].canonical : a->type == b->type;
+}
+
+static void check_identity_value(const Value *v, const TypeRef *r, bool is_array, int count);
+
+static void check_scalar_value(const Value *v, ScalarKind k) {
+  const ScalarInfo *si = &scalar_info[k];
+  if (si->num == NUM_BOOL) {
+    if (v->kind != VAL_BOOL)
+      ERR(v->path, "expected true or false for a bool field");
+    return;
+  }
+  if (v->kind == VAL_STRING) {
+    if (si->num == NUM_FLOAT) {
+      if (strcmp(v->string, "inf") && strcmp(v->string, "-inf") && strcmp(v->string, "nan"))
+        ERR(v->path, "'%s' is not a number; floating fields accept numbers, \"inf\", \"-inf\" and \"nan\"", v->string);
+      return;
+    }
+    /* 64-bit integers may be written as decimal strings: JSON numbers are doubles */
+    char *end;
+    const char *p = v->string;
+    if (!*p || !(*p == '-' || (*p >= '0' && *p <= '9'))) {
+      ERR(v->path, "'%s' is not an integer", v->string);
+      return;
+    }
+    long double x = strtold(p, &end);
+    if (*end || x != floorl(x))
+      ERR(v->path, "'%s' is not an integer", v->string);
+    else if (x < si->min || x > si->max)
+      ERR(v->path, "%s is out of range for %s (%.0Lf..%.0Lf)", v->string, si->spelling, si->min, si->max);
+    return;
+  }
+  if (v->kind != VAL_NUMBER) {
+    ERR(v->path, "expected a number for a %s field", si->spelling);
+    return;
+  }
+  long double x = v->number;
+  if (si->num == NUM_FLOAT) {
+    if (x < si->min || x > si->max)
+      ERR(v->path, "%g is out of range for %s", v->number, si->spelling);
+    return;
+  }
+  if (x != floorl(x))
+    ERR(v->path, "%g is not an integer, but the field is %s", v->number, si->spelling);
+  else if (x < si->min || x > si->max)
+    ERR(v->path, "%.0Lf is out of range for %s (%.0Lf..%.0Lf)", x, si->spelling, si->min, si->max);
+  else if (fabsl(x) > 9007199254740992.0L)
+    ERR(v->path, "%.0Lf is beyond 2^53, where JSON numbers lose precision; write it as a string", x);
+}
+
+static void check_struct_value(const Value *v, const Type *t) {
+  if (v->kind != VAL_OBJECT) {
+    ERR(v->path, "expected an object with the fields of '%s'", t->name);
+    return;
+  }
+  for (int f = 0; f < t->nfields; f++) {
+    const Field *fd = &t->fields[f];
+    const Value *m = NULL;
+    for (int i = 0; i < v->nitems; i++)
+      if (strcmp(v->items[i]->key, fd->name) == 0)
+        m = v->items[i];
+    if (!m)
+      ERR(v->path, "missing field '%s' of '%s'", fd->name, t->name);
+    else
+      check_identity_value(m, &fd->ref, fd->is_array, fd->count);
+  }
+  for (int i = 0; i < v->nitems; i++) {
+    bool known = false;
+    for (int f = 0; f < t->nfields; f++)
+      known |= strcmp(v->items[i]->key, t->fields[f].name) == 0;
+    for (int j = 0; j < i; j++)
+      if (strcmp(v->items[i]->key, v->items[j]->key) == 0)
+        ERR(v->items[i]->path, "key given more than once");
+    if (!known)
+      ERR(v->items[i]->path, "'%s' has no field '%s'", t->name, v->items[i]->key);
+  }
+}
+
+static void check_identity_value(const Value *v, const TypeRef *r, bool is_array, int count) {
+  if (is_array) {
+    if (v->kind != VAL_ARRAY) {
+      ERR(v->path, "expected an array of %d values", count);
+      return;
+    }
+    if (v->nitems != count) {
+      ERR(v->path, "expected %d values, found %d", count, v->nitems);
+      return;
+    }
+    for (int i = 0; i < v->nitems; i++)
+      check_identity_value(v->items[i], r, false, 1);
+    return;
+  }
+  if (r->is_scalar)
+    check_scalar_value(v, r->scalar);
+  else
+    check_struct_value(v, r->type);
+}
+
+static void check_reduction(Spec *s, Reduction *r) {
+  check_name(r->name, arena_printf("%s.name", r->path), "reduction name");
+  bool in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
+  bool acc_ok = true;
+  if (r->has_accumulator)
+    acc_ok = resolve(s, &r->accumulator, arena_printf("%s.accumulator", r->path));
+  else
+    r->accumulator = r->input;
+  if (r->op != OP_NONE) {
+    if (r->fold || r->combine)
+      ERR(r->path, "give either a builtin \"op\" or user functions \"fold\"/\"combine\", not both");
+    if (r->identity)
+      ERR(arena_printf("%s.identity", r->path), "builtin operators know their identity; remove \"identity\"");
+    if (!r->commutative)
+      ERR(arena_printf("%s.commutative", r->path), "builtin operators are commutative");
+    if (!in_ok || !acc_ok)
+      return;
+    const char *op = op_names[r->op];
+    if (r->has_accumulator) {
+      if (!r->input.is_scalar || !r->accumulator.is_scalar) {
+        ERR(arena_printf("%s.accumulator", r->path), "a wider accumulator is supported for scalar inputs only");
+        return;
+      }
+      const char *why = widening_problem(r->input.scalar, r->accumulator.scalar);
+      if (why)
+        ERR(arena_printf("%s.accumulator", r->path), "'%s' cannot accumulate '%s': %s", r->accumulator.spelling,
+            r->input.spelling, why);
+    }
+    if ((r->op == OP_BIT_AND || r->op == OP_BIT_OR || r->op == OP_BIT_XOR) && !all_leaves(&r->accumulator, is_integer))
+      ERR(arena_printf("%s.op", r->path), "'%s' needs integer fields, and '%s' has floating ones", op,
+          r->accumulator.spelling);
+    if ((r->op == OP_SUM || r->op == OP_PROD) && !all_leaves(&r->accumulator, is_not_bool))
+      ERR(arena_printf("%s.op", r->path), "'%s' of bool is not defined; count with \"accumulator\": \"int\"", op);
+    if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && !r->input.is_scalar)
+      ERR(arena_printf("%s.op", r->path), "'%s' needs a scalar input", op);
+    if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && r->has_accumulator)
+      ERR(arena_printf("%s.accumulator", r->path), "'%s' returns the input type and its index; remove \"accumulator\"", op);
+    return;
+  }
+  if (!r->combine) {
+    ERR(r->path, "needs an \"op\" (sum, prod, min, max, bit_and, bit_or, bit_xor, argmin, argmax) or user "
+                 "functions \"combine\" (and \"fold\") with an \"identity\"");
+    return;
+  }
+  check_name(r->combine, arena_printf("%s.combine", r->path), "function name");
+  if (r->fold)
+    check_name(r->fold, arena_printf("%s.fold", r->path), "function name");
+  if (s->nheaders == 0)
+    ERR(r->path, "user functions live in the spec's \"headers\", and it lists none");
+  if (!r->identity)
+    ERR(arena_printf("%s.identity", r->path), "missing (required with user functions): the accumulator's starting value");
+  if (!in_ok || !acc_ok)
+    return;
+  if (!r->fold && !same_type(&r->input, &r->accumulator))
+    ERR(arena_printf("%s.fold", r->path), "missing: input '%s' and accumulator '%s' differ, so a fold(acc, x) is needed",
+        r->input.spelling, r->accumulator.spelling);
+  if (r->identity)
+    check_identity_value(r->identity, &r->accumulator, false, 1);
+}
+
+static void check_reductions(Spec *s) {
+  for (int i = 0; i < s->nreductions; i++) {
+    Reduction *r = &s->reductions[i];
+    check_reduction(s, r);
+    for (int j = 0; j < i; j++)
+      if (r->name && s->reductions[j].name && strcmp(r->name, s->reductions[j].name) == 0)
+        ERR(r->path, "reduction '%s' is defined twice (also %s)", r->name, s->reductions[j].path);
+  }
+}
+
+void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
+  cur = s;
+  check_name(s->module, "module", "module name");
+  if (s->module && strlen(s->module) > 64)
+    ERR("module", "keep module names to 64 characters (they prefix every file and symbol)");
+  check_paths(s->headers, s->nheaders, "headers", false);
+  check_paths(s->include_dirs, s->ninclude_dirs, "include_dirs", true);
+  check_targets(s, nvcc_archs, n_nvcc);
+  check_tuning(s);
+  bool types_ok = check_types(s);
+  if (types_ok)
+    check_reductions(s);
+}

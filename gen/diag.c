@@ -1,0 +1,45 @@
+/* Diagnostics: user errors are collected (all of them, with their place)
+ * so one run reports every problem; internal bugs abort loudly. */
+#include <stdlib.h>
+#include "gpugen.h"
+
+static int error_count;
+static FILE *diag_stream;
+
+void diag_set_stream(FILE *f) { diag_stream = f; }
+int diag_count(void) { return error_count; }
+void diag_reset(void) { error_count = 0; }
+
+static void report(const char *place, const char *kind, const char *fmt, va_list ap) {
+  FILE *f = diag_stream ? diag_stream : stderr;
+  if (place)
+    fprintf(f, "%s: ", place);
+  fprintf(f, "%s: ", kind);
+  vfprintf(f, fmt, ap);
+  fputc('\n', f);
+}
+
+void diag_error(const char *place, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(place, "error", fmt, ap);
+  va_end(ap);
+  error_count++;
+}
+
+void diag_note(const char *place, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(place, "note", fmt, ap);
+  va_end(ap);
+}
+
+void bug_at(const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "gpugen: internal error at %s:%d: ", file, line);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\nThis is a bug in gpugen, not in your spec.\n");
+  va_end(ap);
+  abort();
+}

@@ -1,0 +1,81 @@
+/* <module>.h: the struct definitions (or the user's headers), the layout
+ * checks, and the C-callable host API. Valid C11, C++ and CUDA. */
+#include <ctype.h>
+#include <string.h>
+#include "gpugen.h"
+
+#define TMPL "header.h.tmpl"
+
+static bool uses_half_types(const Spec *spec) {
+  for (int i = 0; i < spec->ntypes; i++)
+    for (int f = 0; f < spec->types[i]->nfields; f++) {
+      const TypeRef *r = &spec->types[i]->fields[f].ref;
+      if (r->is_scalar && (r->scalar == SC_HALF || r->scalar == SC_BF16))
+        return true;
+    }
+  return false;
+}
+
+static void emit_struct(Buf *b, const Type *t) {
+  buf_printf(b, "\n/* %d bytes, align %d */\n", t->size, t->align);
+  buf_printf(b, "typedef struct %s {\n", t->name);
+  for (int f = 0; f < t->nfields; f++) {
+    const Field *fd = &t->fields[f];
+    buf_put(b, "  ");
+    if (f == 0 && t->explicit_align)
+      buf_printf(b, "GPUGEN_ALIGNAS(%d) ", t->explicit_align);
+    buf_printf(b, "%s %s", type_c_spelling(&fd->ref), fd->name);
+    if (fd->is_array)
+      buf_printf(b, "[%d]", fd->count);
+    buf_printf(b, "; /* offset %d */\n", fd->offset);
+  }
+  buf_printf(b, "} %s;\n", t->name);
+}
+
+/* The compiler re-checks every number layout.c computed, as bindgen's
+ * layout tests do; with user headers this is what catches a mismatch. */
+static void emit_layout_asserts(Buf *b, const Type *t) {
+  const char *n = t->name;
+  buf_printf(b, "GPUGEN_STATIC_ASSERT(sizeof(%s) == %d, \"%s: size differs from the spec\");\n", n, t->size, n);
+  buf_printf(b, "GPUGEN_STATIC_ASSERT(GPUGEN_ALIGNOF(%s) == %d, \"%s: alignment differs from the spec\");\n", n,
+             t->align, n);
+  for (int f = 0; f < t->nfields; f++) {
+    const Field *fd = &t->fields[f];
+    int elem = fd->ref.is_scalar ? scalar_info[fd->ref.scalar].size : fd->ref.type->size;
+    buf_printf(b, "GPUGEN_STATIC_ASSERT(offsetof(%s, %s) == %d, \"%s.%s: offset differs from the spec\");\n", n,
+               fd->name, fd->offset, n, fd->name);
+    buf_printf(b, "GPUGEN_STATIC_ASSERT(sizeof(((%s *)0)->%s) == %d, \"%s.%s: size differs from the spec\");\n", n,
+               fd->name, elem * fd->count, n, fd->name);
+  }
+}
+
+void emit_header(const Spec *spec, OutputSet *out) {
+  Buf *b = output_add(out, arena_printf("%s.h", spec->module));
+  emit_banner(b, spec, "/* ", " * ", " */");
+  char *guard = arena_strdup(spec->module);
+  for (char *p = guard; *p; p++)
+    *p = (char)toupper((unsigned char)*p);
+  const char *kv[] = {"MODULE", spec->module, "GUARD", guard, NULL};
+  template_emit(b, TMPL, "prologue", kv);
+  if (uses_half_types(spec))
+    template_emit(b, TMPL, "half_types", kv);
+
+  if (spec->nheaders) {
+    buf_put(b, "\n/* The types come from the spec's headers; the checks below make the\n"
+               " * compiler confirm they match the spec. */\n");
+    for (int i = 0; i < spec->nheaders; i++) {
+      const char *h = spec->headers[i];
+      const char *abs = h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h);
+      buf_printf(b, "#include \"%s\"\n", relative_path(out->out_dir, abs));
+    }
+  } else {
+    for (int i = 0; i < spec->ntypes; i++)
+      emit_struct(b, spec->types_ordered[i]);
+  }
+  if (spec->ntypes)
+    buf_put(b, "\n/* Layout checks */\n");
+  for (int i = 0; i < spec->ntypes; i++)
+    emit_layout_asserts(b, spec->types_ordered[i]);
+  buf_put(b, "\n");
+  template_emit(b, TMPL, "api", kv);
+}

@@ -1,0 +1,109 @@
+/* gpugen's stages, in pipeline order:
+ *   spec.c     JSON bytes -> raw Spec (the only file that knows cJSON)
+ *   check.c    names, types, targets, tuning, reductions -> checked Spec
+ *   layout.c   sizes, offsets, padding, word plans
+ *   emit_*.c   one emitter per kind of output file, into an OutputSet
+ *   output.c   atomic, write-if-changed files
+ * main.c calls them in that order; each stage only reads what the earlier
+ * ones produced. */
+#ifndef GPUGEN_H
+#define GPUGEN_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include "model.h"
+
+#define GPUGEN_VERSION "0.1.0"
+
+/* util.c: arena memory (freed once at exit) and a growable text buffer */
+void *arena_alloc(size_t n);            /* zeroed */
+char *arena_strdup(const char *s);
+char *arena_strndup(const char *s, size_t n);
+char *arena_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void arena_free_all(void);
+#define ARENA_NEW(T) ((T *)arena_alloc(sizeof(T)))
+#define ARENA_ARRAY(T, n) ((T *)arena_alloc(sizeof(T) * (size_t)(n)))
+
+typedef struct {
+  char *data;
+  size_t len, cap;
+} Buf;
+void buf_put(Buf *b, const char *s);
+void buf_putn(Buf *b, const char *s, size_t n);
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(Buf *b);
+char *read_file(const char *path, size_t *len); /* arena; NULL + errno on failure */
+char *absolute_path(const char *path); /* lexically normalized */
+char *dir_name(const char *path);
+int edit_distance(const char *a, const char *b);
+/* closest of candidates within a small distance, or NULL */
+const char *suggest(const char *word, const char *const *candidates, int n);
+
+/* diag.c: user errors are collected with their place; bugs abort */
+void diag_error(const char *place, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_note(const char *place, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int diag_count(void);
+void diag_reset(void);
+void diag_set_stream(FILE *f);
+_Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define bug(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+
+/* scalars.c: the builtin field types */
+bool scalar_lookup(const char *spelling, ScalarKind *out);
+/* ident.c: what may become a C/C++/CUDA identifier in generated code */
+const char *ident_problem(const char *name); /* NULL when fine, else why not */
+
+/* targets.c: CUDA architectures */
+bool target_parse(const char *name, int *arch, char *suffix);
+const char *target_known_list(void);
+/* architectures the installed nvcc can build, as "compute_NN" numbers;
+ * returns -1 with a message in *why when nvcc cannot be asked */
+int nvcc_supported_archs(int *archs, int max, const char **why);
+
+/* spec.c */
+Spec *spec_parse(const char *path, const char *text, size_t len);
+
+/* check.c */
+void spec_check(Spec *spec, const int *nvcc_archs, int n_nvcc_archs);
+
+/* layout.c */
+void layout_spec(Spec *spec);
+void layout_type(Type *t);                 /* after its nested types */
+void layout_scalar_plan(ScalarKind k, WordPlan *shuffle, WordPlan *load);
+
+/* Generated files: emitters add, output.c writes. */
+typedef struct {
+  const char *name;     /* file name inside the output directory */
+  Buf text;
+} OutputFile;
+typedef struct {
+  OutputFile files[16];
+  int nfiles;
+  const char *out_dir;  /* where the files will land (for relative includes) */
+} OutputSet;
+Buf *output_add(OutputSet *set, const char *name);
+void output_free(OutputSet *set);
+/* Writes every file atomically, only when changed. 0 on success; on failure
+ * nothing in out_dir has changed and a message was printed. */
+int output_write(OutputSet *set, const char *out_dir, bool verbose);
+
+/* template.c: the CUDA skeletons in templates/, embedded at build time */
+const char *template_text(const char *name);
+/* Appends block `block` of template `name`, replacing $(KEY) from the
+ * NULL-terminated key/value list. */
+void template_emit(Buf *b, const char *name, const char *block, const char *const *kv);
+
+/* emit_*.c */
+void emit_header(const Spec *spec, OutputSet *out);   /* <module>.h */
+void emit_device(const Spec *spec, OutputSet *out);   /* <module>.cuh */
+void emit_host(const Spec *spec, OutputSet *out);     /* <module>.cu */
+void emit_build(const Spec *spec, OutputSet *out);    /* <module>.mk */
+/* shared by the emitters (emit_common.c) */
+const char *type_c_spelling(const TypeRef *r);        /* in plain C */
+const char *type_cuda_spelling(const TypeRef *r);     /* in CUDA C++ */
+const char *relative_path(const char *from_dir, const char *to_path);
+void emit_banner(Buf *b, const Spec *spec, const char *comment_open, const char *line_prefix,
+                 const char *comment_close);
+
+#endif

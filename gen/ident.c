@@ -1,0 +1,55 @@
+/* What may become an identifier in generated code. Every spec name ends up
+ * in C, C++ and CUDA at once, so it must be safe in all three. */
+#include <ctype.h>
+#include <string.h>
+#include "gpugen.h"
+
+static const char *const keywords[] = {
+  /* C11 and C23 */
+  "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+  "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+  "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+  "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "nullptr",
+  "alignas", "alignof", "static_assert", "thread_local", "constexpr", "typeof",
+  "typeof_unqual",
+  /* C++ */
+  "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t",
+  "class", "compl", "concept", "consteval", "constinit", "const_cast", "co_await",
+  "co_return", "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export",
+  "friend", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "operator", "or",
+  "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
+  "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t",
+  "xor", "xor_eq", "final", "override", "import", "module",
+  /* CUDA built-in variables, and names the generated code relies on */
+  "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "std", "main",
+  "size_t", "ptrdiff_t", "cudaError_t", "cudaStream_t", "dim3", "memcpy",
+  "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+  "intptr_t", "uintptr_t", "max_align_t", "NULL", "offsetof",
+  /* what <module>.cuh declares inside the module's namespace */
+  "SharedMem", "ldg", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
+  "bits_equal",
+};
+
+const char *ident_problem(const char *name) {
+  if (!name[0])
+    return "it is empty";
+  if (strlen(name) > 128)
+    return "it is longer than 128 characters";
+  if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
+    return "it is not a C identifier (it must start with a letter or '_')";
+  for (const char *p = name; *p; p++)
+    if (!(isalnum((unsigned char)*p) || *p == '_') || (unsigned char)*p >= 0x80)
+      return "it is not a C identifier (only letters, digits and '_' are allowed)";
+  if (name[0] == '_' && (name[1] == '_' || isupper((unsigned char)name[1])))
+    return "identifiers starting with '__' or '_' and a capital letter are reserved";
+  if (strstr(name, "__"))
+    return "identifiers containing '__' are reserved in C++";
+  if (name[0] == '_')
+    return "identifiers starting with '_' are reserved at file scope in C";
+  if (strncmp(name, "gpugen_", 7) == 0 || strncmp(name, "GPUGEN_", 7) == 0)
+    return "the prefix 'gpugen_' is reserved for gpugen's own names";
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+    if (strcmp(name, keywords[i]) == 0)
+      return "it is a C, C++ or CUDA keyword or a name the generated code uses";
+  return NULL;
+}

@@ -1,0 +1,113 @@
+/* Sizes, alignments, field offsets and padding (x86-64 Linux C rules, which
+ * nvcc uses for device code too), and the word plans the emitters follow:
+ * which 32-bit words a shuffle moves and which vector loads ldg issues. */
+#include <string.h>
+#include "gpugen.h"
+
+/* Largest type gpugen lays out; far beyond what a shuffle or a register file
+ * can carry, but it keeps every offset in an int. */
+#define MAX_TYPE_BYTES (1 << 24)
+
+static const char *spec_path; /* for messages */
+
+static int round_up(int x, int a) { return (x + a - 1) / a * a; }
+
+/* Splits [0, size) into words of word_bytes and keeps those that hold at
+ * least one used byte. */
+static void make_plan(WordPlan *p, int size, int word_bytes, const unsigned char *used) {
+  int total = (size + word_bytes - 1) / word_bytes;
+  p->word_bytes = word_bytes;
+  p->offsets = ARENA_ARRAY(int, total);
+  p->bytes = ARENA_ARRAY(int, total);
+  p->nwords = 0;
+  p->skipped = 0;
+  for (int w = 0; w < total; w++) {
+    int off = w * word_bytes;
+    int n = size - off < word_bytes ? size - off : word_bytes;
+    bool any = used == NULL;
+    for (int i = 0; i < n && !any; i++)
+      any = used[off + i];
+    if (!any) {
+      p->skipped++;
+      continue;
+    }
+    p->offsets[p->nwords] = off;
+    p->bytes[p->nwords] = n;
+    p->nwords++;
+  }
+}
+
+/* Loads may be as wide as the type's alignment guarantees, up to 16 bytes. */
+static int load_word_bytes(int align) { return align >= 16 ? 16 : align; }
+
+void layout_scalar_plan(ScalarKind k, WordPlan *shuffle, WordPlan *load) {
+  int size = scalar_info[k].size;
+  make_plan(shuffle, size, 4, NULL);
+  make_plan(load, size, load_word_bytes(scalar_info[k].align), NULL);
+}
+
+static void elem_layout(const TypeRef *r, int *size, int *align) {
+  if (r->is_scalar) {
+    *size = scalar_info[r->scalar].size;
+    *align = scalar_info[r->scalar].align;
+  } else {
+    *size = r->type->size;
+    *align = r->type->align;
+  }
+}
+
+void layout_type(Type *t) {
+  int offset = 0, align = 1;
+  long long end = 0;
+  for (int f = 0; f < t->nfields; f++) {
+    Field *fd = &t->fields[f];
+    int es, ea;
+    elem_layout(&fd->ref, &es, &ea);
+    if (es == 0)
+      bug("field %s laid out before its type", fd->name);
+    fd->offset = round_up(offset, ea);
+    end = (long long)fd->offset + (long long)es * fd->count;
+    if (end > MAX_TYPE_BYTES) {
+      diag_error(spec_path, "%s: type '%s' is larger than %d bytes, which gpugen does not support", t->path, t->name,
+                 MAX_TYPE_BYTES);
+      t->size = t->align = 1;
+      return;
+    }
+    offset = (int)end;
+    if (ea > align)
+      align = ea;
+  }
+  if (t->explicit_align) {
+    if (t->explicit_align < align)
+      diag_error(spec_path, "%s.align: %d is below the natural alignment of '%s' (%d); C cannot lower it", t->path,
+                 t->explicit_align, t->name, align);
+    else
+      align = t->explicit_align;
+  }
+  t->align = align;
+  t->size = round_up(offset, align);
+  t->used = arena_alloc((size_t)t->size);
+  for (int f = 0; f < t->nfields; f++) {
+    Field *fd = &t->fields[f];
+    int es, ea;
+    elem_layout(&fd->ref, &es, &ea);
+    for (int e = 0; e < fd->count; e++) {
+      unsigned char *dst = t->used + fd->offset + e * es;
+      if (fd->ref.is_scalar)
+        memset(dst, 1, (size_t)es);
+      else
+        memcpy(dst, fd->ref.type->used, (size_t)es);
+    }
+  }
+  t->padding_bytes = 0;
+  for (int i = 0; i < t->size; i++)
+    t->padding_bytes += !t->used[i];
+  make_plan(&t->shuffle, t->size, 4, t->used);
+  make_plan(&t->load, t->size, load_word_bytes(t->align), t->used);
+}
+
+void layout_spec(Spec *spec) {
+  spec_path = spec->path;
+  for (int i = 0; i < spec->ntypes; i++)
+    layout_type(spec->types_ordered[i]);
+}

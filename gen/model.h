@@ -1,0 +1,150 @@
+/* The checked spec: plain C structs that every stage after check.c reads.
+ * spec.c fills the raw fields, check.c resolves names and validates,
+ * layout.c fills the sizes, offsets and plans. Emitters only read. */
+#ifndef GPUGEN_MODEL_H
+#define GPUGEN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+  SC_BOOL, SC_CHAR, SC_SCHAR, SC_UCHAR, SC_SHORT, SC_USHORT, SC_INT, SC_UINT,
+  SC_LONG, SC_ULONG, SC_LLONG, SC_ULLONG, SC_FLOAT, SC_DOUBLE,
+  SC_INT8, SC_INT16, SC_INT32, SC_INT64, SC_UINT8, SC_UINT16, SC_UINT32, SC_UINT64,
+  SC_HALF, SC_BF16,
+  SC_COUNT
+} ScalarKind;
+
+typedef enum { NUM_BOOL, NUM_SIGNED, NUM_UNSIGNED, NUM_FLOAT } NumClass;
+
+typedef struct {
+  const char *spelling;   /* as written in a spec and in CUDA code */
+  const char *c_spelling; /* in the plain-C view of <module>.h */
+  const char *ident;      /* identifier-safe form, for emitted symbol names */
+  int size, align;
+  NumClass num;
+  ScalarKind canonical;   /* distinct C++ type it names (int32_t -> int) */
+  long double min, max;   /* representable range, for identity checks */
+} ScalarInfo;
+
+extern const ScalarInfo scalar_info[SC_COUNT];
+
+/* A JSON value kept for check.c (identities); spec.c converts it from cJSON. */
+typedef enum { VAL_NUMBER, VAL_STRING, VAL_BOOL, VAL_NULL, VAL_ARRAY, VAL_OBJECT } ValueKind;
+typedef struct Value Value;
+struct Value {
+  ValueKind kind;
+  const char *path;   /* JSON path for messages, e.g. reductions[1].identity.sum */
+  double number;
+  const char *string;
+  bool boolean;
+  const char *key;    /* member name when inside an object */
+  Value **items;      /* array elements or object members */
+  int nitems;
+};
+
+typedef struct Type Type;
+
+/* A field's type: a scalar, or another spec type (nesting). */
+typedef struct {
+  const char *spelling; /* as written in the spec */
+  bool is_scalar;
+  ScalarKind scalar;
+  Type *type;
+} TypeRef;
+
+typedef struct {
+  const char *name;
+  const char *path;    /* types[i].fields[j] */
+  TypeRef ref;
+  int count;           /* array length; 1 for a plain field */
+  bool is_array;       /* "count" given, even if 1 */
+  int offset;          /* filled by layout.c */
+} Field;
+
+/* How a type is moved as 32-bit words (shuffles) or wide loads (ldg). */
+typedef struct {
+  int word_bytes;      /* 4 for shuffles; 1..16 for loads */
+  int nwords;          /* words actually moved */
+  int *offsets;        /* byte offset of each moved word */
+  int *bytes;          /* bytes in each moved word (last may be partial) */
+  int skipped;         /* words that are pure padding and not moved */
+} WordPlan;
+
+struct Type {
+  const char *name;
+  const char *path;    /* types[i] */
+  Field *fields;
+  int nfields;
+  int explicit_align;  /* "align" key, 0 when absent */
+  /* filled by layout.c */
+  int size, align;
+  unsigned char *used; /* size bytes: 1 where a byte belongs to some field */
+  int padding_bytes;
+  WordPlan shuffle;
+  WordPlan load;
+  int order;           /* position in dependency order (nested types first) */
+};
+
+typedef enum {
+  OP_NONE, OP_SUM, OP_PROD, OP_MIN, OP_MAX, OP_BIT_AND, OP_BIT_OR, OP_BIT_XOR,
+  OP_ARGMIN, OP_ARGMAX
+} OpKind;
+
+extern const char *const op_names[]; /* indexed by OpKind */
+
+typedef struct {
+  const char *name;
+  const char *path;     /* reductions[i] */
+  TypeRef input;
+  TypeRef accumulator;  /* same as input when not given */
+  bool has_accumulator;
+  OpKind op;            /* OP_NONE for user functions */
+  const char *fold;     /* NULL when absent */
+  const char *combine;
+  Value *identity;      /* NULL when absent */
+  bool commutative;
+} Reduction;
+
+typedef struct {
+  int block;
+  int items_per_thread;
+  int min_blocks_per_sm; /* 0 when not given */
+} Tuning;
+
+typedef struct {
+  const char *key;      /* "default" or "sm_90" as written */
+  const char *path;     /* tuning.sm_90 */
+  Tuning tuning;
+} TuningEntry;
+
+typedef struct {
+  const char *name;     /* "sm_90a" as written */
+  int arch;             /* 90 */
+  char suffix;          /* 0, 'a' or 'f' */
+  bool tuned;
+  Tuning tuning;
+} Target;
+
+typedef struct {
+  const char *path;       /* the spec file as given on the command line */
+  const char *dir;        /* directory of the spec file */
+  const char *module;
+  const char **headers;   /* as written, relative to dir */
+  int nheaders;
+  const char **include_dirs;
+  int ninclude_dirs;
+  Target *targets;        /* sorted by arch after check.c */
+  int ntargets;
+  Type **types;           /* in spec order */
+  int ntypes;
+  Type **types_ordered;   /* dependencies first; filled by check.c */
+  Reduction *reductions;
+  int nreductions;
+  TuningEntry *tuning_entries; /* as written; check.c attaches them to targets */
+  int ntuning_entries;
+  Tuning default_tuning;
+} Spec;
+
+#endif

@@ -1,0 +1,54 @@
+/* The builtin field types: sizes and alignments follow the x86-64 Linux
+ * ABI, which CUDA device code shares with its host. */
+#include <float.h>
+#include <string.h>
+#include "gpugen.h"
+
+#define SINT(bits) (-(long double)(1ULL << ((bits) - 1))), ((long double)((1ULL << ((bits) - 1)) - 1))
+#define UINT(bits) 0.0L, ((bits) == 64 ? (long double)UINT64_MAX : (long double)((1ULL << (bits)) - 1))
+
+const ScalarInfo scalar_info[SC_COUNT] = {
+  [SC_BOOL]   = {"bool", "bool", "bool", 1, 1, NUM_BOOL, SC_BOOL, 0.0L, 1.0L},
+  [SC_CHAR]   = {"char", "char", "char", 1, 1, NUM_SIGNED, SC_CHAR, SINT(8)},
+  [SC_SCHAR]  = {"signed char", "signed char", "schar", 1, 1, NUM_SIGNED, SC_SCHAR, SINT(8)},
+  [SC_UCHAR]  = {"unsigned char", "unsigned char", "uchar", 1, 1, NUM_UNSIGNED, SC_UCHAR, UINT(8)},
+  [SC_SHORT]  = {"short", "short", "short", 2, 2, NUM_SIGNED, SC_SHORT, SINT(16)},
+  [SC_USHORT] = {"unsigned short", "unsigned short", "ushort", 2, 2, NUM_UNSIGNED, SC_USHORT, UINT(16)},
+  [SC_INT]    = {"int", "int", "int", 4, 4, NUM_SIGNED, SC_INT, SINT(32)},
+  [SC_UINT]   = {"unsigned int", "unsigned int", "uint", 4, 4, NUM_UNSIGNED, SC_UINT, UINT(32)},
+  [SC_LONG]   = {"long", "long", "long", 8, 8, NUM_SIGNED, SC_LONG, SINT(64)},
+  [SC_ULONG]  = {"unsigned long", "unsigned long", "ulong", 8, 8, NUM_UNSIGNED, SC_ULONG, UINT(64)},
+  [SC_LLONG]  = {"long long", "long long", "llong", 8, 8, NUM_SIGNED, SC_LLONG, SINT(64)},
+  [SC_ULLONG] = {"unsigned long long", "unsigned long long", "ullong", 8, 8, NUM_UNSIGNED, SC_ULLONG, UINT(64)},
+  [SC_FLOAT]  = {"float", "float", "float", 4, 4, NUM_FLOAT, SC_FLOAT, -FLT_MAX, FLT_MAX},
+  [SC_DOUBLE] = {"double", "double", "double", 8, 8, NUM_FLOAT, SC_DOUBLE, -DBL_MAX, DBL_MAX},
+  /* the <stdint.h> names are typedefs of the types above on x86-64 Linux */
+  [SC_INT8]   = {"int8_t", "int8_t", "int8", 1, 1, NUM_SIGNED, SC_SCHAR, SINT(8)},
+  [SC_INT16]  = {"int16_t", "int16_t", "int16", 2, 2, NUM_SIGNED, SC_SHORT, SINT(16)},
+  [SC_INT32]  = {"int32_t", "int32_t", "int32", 4, 4, NUM_SIGNED, SC_INT, SINT(32)},
+  [SC_INT64]  = {"int64_t", "int64_t", "int64", 8, 8, NUM_SIGNED, SC_LONG, SINT(64)},
+  [SC_UINT8]  = {"uint8_t", "uint8_t", "uint8", 1, 1, NUM_UNSIGNED, SC_UCHAR, UINT(8)},
+  [SC_UINT16] = {"uint16_t", "uint16_t", "uint16", 2, 2, NUM_UNSIGNED, SC_USHORT, UINT(16)},
+  [SC_UINT32] = {"uint32_t", "uint32_t", "uint32", 4, 4, NUM_UNSIGNED, SC_UINT, UINT(32)},
+  [SC_UINT64] = {"uint64_t", "uint64_t", "uint64", 8, 8, NUM_UNSIGNED, SC_ULONG, UINT(64)},
+  /* C has no half types: <module>.h gives them a storage struct there */
+  [SC_HALF]   = {"__half", "gpugen_half", "half", 2, 2, NUM_FLOAT, SC_HALF, -65504.0L, 65504.0L},
+  [SC_BF16]   = {"__nv_bfloat16", "gpugen_bfloat16", "bfloat16", 2, 2, NUM_FLOAT, SC_BF16,
+                 -3.38953138925153547590470800371487866880e38L, 3.38953138925153547590470800371487866880e38L},
+};
+
+bool scalar_lookup(const char *spelling, ScalarKind *out) {
+  for (int k = 0; k < SC_COUNT; k++) {
+    if (strcmp(scalar_info[k].spelling, spelling) == 0) {
+      *out = (ScalarKind)k;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *const op_names[] = {
+  [OP_NONE] = "", [OP_SUM] = "sum", [OP_PROD] = "prod", [OP_MIN] = "min", [OP_MAX] = "max",
+  [OP_BIT_AND] = "bit_and", [OP_BIT_OR] = "bit_or", [OP_BIT_XOR] = "bit_xor",
+  [OP_ARGMIN] = "argmin", [OP_ARGMAX] = "argmax",
+};

@@ -1,0 +1,105 @@
+/* CUDA architectures: which exist, and which the installed nvcc builds. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "gpugen.h"
+
+/* Every real architecture NVIDIA has shipped, as sm_NN. 'a' (arch-specific)
+ * variants exist from sm_90, 'f' (family) variants from sm_100. */
+static const int known_archs[] = {20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75,
+                                  80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
+
+bool target_parse(const char *name, int *arch, char *suffix) {
+  if (strncmp(name, "sm_", 3) != 0)
+    return false;
+  const char *p = name + 3;
+  int n = 0, digits = 0;
+  while (*p >= '0' && *p <= '9' && digits < 4) {
+    n = n * 10 + (*p - '0');
+    p++;
+    digits++;
+  }
+  if (digits < 2)
+    return false;
+  char s = 0;
+  if (*p == 'a' || *p == 'f')
+    s = *p++;
+  if (*p)
+    return false;
+  bool known = false;
+  for (size_t i = 0; i < sizeof known_archs / sizeof known_archs[0]; i++)
+    known |= known_archs[i] == n;
+  if (!known || (s == 'a' && n < 90) || (s == 'f' && n < 100))
+    return false;
+  *arch = n;
+  *suffix = s;
+  return true;
+}
+
+const char *target_known_list(void) {
+  static char list[512];
+  if (!list[0]) {
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof known_archs / sizeof known_archs[0]; i++)
+      len += (size_t)snprintf(list + len, sizeof list - len, "%ssm_%d", i ? " " : "", known_archs[i]);
+  }
+  return list;
+}
+
+/* Runs `$GPUGEN_NVCC --list-gpu-arch` (nvcc by default) without a shell
+ * and collects the compute_NN lines. */
+int nvcc_supported_archs(int *archs, int max, const char **why) {
+  const char *nvcc = getenv("GPUGEN_NVCC");
+  if (!nvcc || !*nvcc)
+    nvcc = "nvcc";
+  int fds[2];
+  if (pipe(fds) != 0) {
+    *why = "cannot create a pipe";
+    return -1;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    *why = "cannot fork";
+    return -1;
+  }
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    execlp(nvcc, nvcc, "--list-gpu-arch", (char *)NULL);
+    _exit(127);
+  }
+  close(fds[1]);
+  Buf out = {0};
+  char chunk[4096];
+  ssize_t n;
+  while ((n = read(fds[0], chunk, sizeof chunk)) > 0)
+    buf_putn(&out, chunk, (size_t)n);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    buf_free(&out);
+    *why = WIFEXITED(status) && WEXITSTATUS(status) == 127
+               ? arena_printf("cannot run '%s' (is the CUDA Toolkit on PATH? set GPUGEN_NVCC to its nvcc)", nvcc)
+               : arena_printf("'%s --list-gpu-arch' failed", nvcc);
+    return -1;
+  }
+  int count = 0;
+  for (char *line = out.data; line && *line && count < max;) {
+    char *end = strchr(line, '\n');
+    if (strncmp(line, "compute_", 8) == 0)
+      archs[count++] = atoi(line + 8);
+    line = end ? end + 1 : NULL;
+  }
+  buf_free(&out);
+  if (count == 0) {
+    *why = arena_printf("'%s --list-gpu-arch' listed no architectures", nvcc);
+    return -1;
+  }
+  return count;
+}

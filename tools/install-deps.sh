@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs the Debian packages gpugen builds and tests with, when missing.
+# Root installs them with apt-get; anyone else is told what to run.
+set -e
+missing=""
+[ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
+[ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
+if ! command -v llvm-config >/dev/null 2>&1 || [ ! -f "$(llvm-config --includedir)/clang-c/Index.h" ]; then
+  missing="$missing libclang-dev llvm-dev"
+fi
+command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "gpugen needs these Debian packages:$missing" >&2
+  echo "Install them with:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
