@@ -40,13 +40,15 @@ static void check_paths(const char **paths, int n, const char *key, bool want_di
       continue;
     }
     const char *full = paths[i][0] == '/' ? paths[i] : arena_printf("%s/%s", cur->dir, paths[i]);
+    /* name the path as the user wrote it; the directory as given on the command line */
+    const char *where = paths[i][0] == '/' ? "" : arena_printf(" (in '%s', the spec's directory)", dir_name(cur->path));
     struct stat st;
     if (stat(full, &st) != 0)
-      ERR(jpath, "'%s' does not exist (paths are relative to the spec file's directory)", full);
+      ERR(jpath, "'%s' does not exist%s", paths[i], where);
     else if (want_dir && !S_ISDIR(st.st_mode))
-      ERR(jpath, "'%s' is not a directory", full);
+      ERR(jpath, "'%s' is not a directory%s", paths[i], where);
     else if (!want_dir && !S_ISREG(st.st_mode))
-      ERR(jpath, "'%s' is not a regular file", full);
+      ERR(jpath, "'%s' is not a regular file%s", paths[i], where);
     for (int j = 0; j < i; j++)
       if (strcmp(paths[i], paths[j]) == 0)
         ERR(jpath, "'%s' is listed twice", paths[i]);
@@ -71,7 +73,7 @@ static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
       ok = false;
       continue;
     }
-    bool supported = false;
+    bool supported = n_nvcc < 0; /* nvcc could not be asked: reported already */
     for (int k = 0; k < n_nvcc; k++)
       supported |= nvcc_archs[k] == t->arch;
     if (!supported) {
@@ -187,6 +189,9 @@ static bool check_types(Spec *s) {
     check_name(t->name, arena_printf("%s.name", t->path), "type name");
     if (t->name && s->module && strcmp(t->name, s->module) == 0)
       ERR(t->path, "type '%s' has the module's name; the module becomes a C++ namespace of that name", t->name);
+    else if (t->name && s->module && strncmp(t->name, s->module, strlen(s->module)) == 0 &&
+             t->name[strlen(s->module)] == '_')
+      ERR(t->path, "type '%s' starts with '%s_', the prefix of the module's own C symbols", t->name, s->module);
     for (int j = 0; j < i; j++)
       if (t->name && s->types[j]->name && strcmp(t->name, s->types[j]->name) == 0) {
         ERR(t->path, "type '%s' is defined twice (also %s)", t->name, s->types[j]->path);
@@ -398,6 +403,8 @@ static void check_reduction(Spec *s, Reduction *r) {
       ERR(arena_printf("%s.accumulator", r->path), "'%s' returns the input type and its index; remove \"accumulator\"", op);
     return;
   }
+  if (r->op_unknown)
+    return;
   if (!r->combine) {
     ERR(r->path, "needs an \"op\" (sum, prod, min, max, bit_and, bit_or, bit_xor, argmin, argmax) or user "
                  "functions \"combine\" (and \"fold\") with an \"identity\"");
@@ -419,13 +426,49 @@ static void check_reduction(Spec *s, Reduction *r) {
     check_identity_value(r->identity, &r->accumulator, false, 1);
 }
 
+/* Reduction R of module M becomes M_R, M_R_temp_bytes, M_R_host, M_R_warp
+ * and M_R_block; the module itself has M_tuning and friends. */
+static const char *const reduction_suffixes[] = {"", "_temp_bytes", "_host", "_warp", "_block"};
+static const char *const module_symbols[] = {"tuning", "tuning_for_arch", "device_tuning"};
+
+static bool emits_symbol(const char *reduction, const char *symbol) {
+  size_t n = strlen(reduction);
+  if (strncmp(symbol, reduction, n) != 0)
+    return false;
+  for (size_t k = 0; k < sizeof reduction_suffixes / sizeof reduction_suffixes[0]; k++)
+    if (strcmp(symbol + n, reduction_suffixes[k]) == 0)
+      return true;
+  return false;
+}
+
 static void check_reductions(Spec *s) {
   for (int i = 0; i < s->nreductions; i++) {
     Reduction *r = &s->reductions[i];
+    if (r->malformed)
+      continue;
     check_reduction(s, r);
-    for (int j = 0; j < i; j++)
-      if (r->name && s->reductions[j].name && strcmp(r->name, s->reductions[j].name) == 0)
+    if (!r->name)
+      continue;
+    for (size_t k = 0; k < sizeof module_symbols / sizeof module_symbols[0]; k++)
+      for (size_t x = 0; x < sizeof reduction_suffixes / sizeof reduction_suffixes[0]; x++)
+        if (strcmp(arena_printf("%s%s", r->name, reduction_suffixes[x]), module_symbols[k]) == 0)
+          ERR(arena_printf("%s.name", r->path), "reduction '%s' would emit %s_%s, which the module already defines",
+              r->name, s->module ? s->module : "M", module_symbols[k]);
+    for (int j = 0; j < i; j++) {
+      const char *other = s->reductions[j].name;
+      if (!other)
+        continue;
+      if (strcmp(r->name, other) == 0)
         ERR(r->path, "reduction '%s' is defined twice (also %s)", r->name, s->reductions[j].path);
+      else
+        for (size_t x = 0; x < sizeof reduction_suffixes / sizeof reduction_suffixes[0]; x++)
+          if (emits_symbol(r->name, arena_printf("%s%s", other, reduction_suffixes[x])) ||
+              emits_symbol(other, arena_printf("%s%s", r->name, reduction_suffixes[x]))) {
+            ERR(arena_printf("%s.name", r->path), "reductions '%s' and '%s' (%s) would emit the same C symbol",
+                r->name, other, s->reductions[j].path);
+            break;
+          }
+    }
   }
 }
 

@@ -92,17 +92,15 @@ static int run(const Options *o) {
     return 1;
   }
   Spec *spec = spec_parse(o->spec_path, text, len);
-  if (!spec || diag_count())
+  if (!spec) /* a JSON syntax error; shape errors still go through the checks */
     return 1;
   spec->dir = dir_name(absolute_path(o->spec_path));
 
   int archs[64];
   const char *why = NULL;
   int narchs = nvcc_supported_archs(archs, 64, &why);
-  if (narchs < 0) {
-    fprintf(stderr, "%s: error: cannot check \"targets\": %s\n", o->spec_path, why);
-    return 1;
-  }
+  if (narchs < 0)
+    diag_error(o->spec_path, "cannot check \"targets\": %s", why);
   spec_check(spec, archs, narchs);
   if (diag_count())
     return 1;

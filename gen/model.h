@@ -101,10 +101,12 @@ typedef struct {
   TypeRef accumulator;  /* same as input when not given */
   bool has_accumulator;
   OpKind op;            /* OP_NONE for user functions */
+  bool op_unknown;      /* "op" named no operator; spec.c reported it */
   const char *fold;     /* NULL when absent */
   const char *combine;
   Value *identity;      /* NULL when absent */
   bool commutative;
+  bool malformed;       /* not a JSON object; spec.c reported it */
 } Reduction;
 
 typedef struct {

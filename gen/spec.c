@@ -190,8 +190,10 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
                                      "identity", "commutative", "description"};
   r->path = path;
   r->commutative = true;
-  if (!expect(j, cJSON_IsObject(j), path, "an object"))
+  if (!expect(j, cJSON_IsObject(j), path, "an object")) {
+    r->malformed = true;
     return;
+  }
   check_keys(j, path, keys, 9);
   r->name = get_string(j, "name", path, true);
   r->input.spelling = get_string(j, "input", path, true);
@@ -201,6 +203,7 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   if (op) {
     r->op = op_lookup(op);
     if (r->op == OP_NONE) {
+      r->op_unknown = true;
       const char *near = suggest(op, op_names + 1, OP_ARGMAX);
       ERR(member_path(path, "op"), "unknown operator '%s'%s (one of: sum prod min max bit_and bit_or bit_xor argmin argmax)",
           op, near ? arena_printf(" (did you mean '%s'?)", near) : "");

@@ -1,0 +1,1 @@
+/* stands in for the user header of bad_identities.json */

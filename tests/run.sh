@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
+# Suites: unit golden errors cli compile valgrind gpu
+# Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+GPUGEN=$ROOT/gpugen
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpugen-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+passed=0
+failed=0
+skipped=0
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL $1"
+  [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     | /' | head -40
+  return 0
+}
+# A listing of every file under a directory with its checksum and mtime.
+snapshot() { (cd "$1" && find . -type f -exec stat -c '%n %Y' {} + | sort && find . -type f -exec md5sum {} + | sort); }
+
+suite_unit() {
+  for t in build/tests/test_*; do
+    out=$("$t" 2>&1)
+    status=$?
+    n=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
+    if [ $status -eq 0 ]; then
+      passed=$((passed + ${n:-0}))
+      echo "ok   unit $(basename "$t") (${n:-0} tests)"
+    else
+      fail "unit $(basename "$t")" "$out"
+    fi
+  done
+}
+
+# tests/golden/NAME.json -> tests/golden/NAME/ (the expected files).
+suite_golden() {
+  for spec in tests/golden/*.json; do
+    name=$(basename "$spec" .json)
+    out=$WORK/golden/$name
+    if ! err=$(cd tests/golden && "$GPUGEN" -o "$out" "$name.json" 2>&1); then
+      fail "golden $name: gpugen failed" "$err"
+      continue
+    fi
+    if [ "${UPDATE:-}" = 1 ]; then
+      rm -rf "tests/golden/$name" && cp -r "$out" "tests/golden/$name"
+      echo "updated tests/golden/$name"
+      continue
+    fi
+    if d=$(diff -ru "tests/golden/$name" "$out" 2>&1); then
+      ok "golden $name"
+    else
+      fail "golden $name (run 'make golden-update' if the change is intended)" "$d"
+    fi
+    # A second run changes nothing: same bytes, files not rewritten.
+    before=$(snapshot "$out")
+    sleep 1
+    (cd tests/golden && "$GPUGEN" -o "$out" "$name.json") >/dev/null 2>&1
+    if [ "$before" = "$(snapshot "$out")" ]; then ok "golden $name: rerun leaves files untouched"; else
+      fail "golden $name: rerun rewrote files"; fi
+  done
+}
+
+# tests/errors/NAME.json -> NAME.err: exit status 1, exactly that message,
+# and the output directory unchanged.
+suite_errors() {
+  for spec in tests/errors/*.json; do
+    name=$(basename "$spec" .json)
+    out=$WORK/errors/$name
+    mkdir -p "$out"
+    echo "keep me" > "$out/user-file.txt"
+    cp tests/golden/basic/basic.h "$out/basic.h"
+    before=$(snapshot "$out")
+    # NAME.env, when present, holds VAR=value lines for this case
+    extra_env=()
+    [ -f "tests/errors/$name.env" ] && mapfile -t extra_env < "tests/errors/$name.env"
+    msg=$(cd tests/errors && env "${extra_env[@]}" "$GPUGEN" -o "$out" "$name.json" 2>&1)
+    status=$?
+    if [ "${UPDATE:-}" = 1 ]; then
+      printf '%s\n' "$msg" > "tests/errors/$name.err"
+      echo "updated tests/errors/$name.err"
+      continue
+    fi
+    if [ $status -ne 1 ]; then
+      fail "errors $name: exit status $status, expected 1" "$msg"
+    elif ! d=$(diff -u "tests/errors/$name.err" <(printf '%s\n' "$msg")); then
+      fail "errors $name: message differs" "$d"
+    elif [ "$before" != "$(snapshot "$out")" ]; then
+      fail "errors $name: output directory changed"
+    else
+      ok "errors $name"
+    fi
+  done
+}
+
+expect_status() { # NAME WANT COMMAND...
+  local name=$1 want=$2
+  shift 2
+  out=$("$@" 2>&1)
+  local got=$?
+  if [ "$got" = "$want" ]; then ok "cli $name"; else fail "cli $name: exit $got, expected $want" "$out"; fi
+}
+
+suite_cli() {
+  expect_status "--help exits 0" 0 "$GPUGEN" --help
+  expect_status "--version exits 0" 0 "$GPUGEN" --version
+  expect_status "no spec is a usage error" 2 "$GPUGEN"
+  expect_status "unknown option is a usage error" 2 "$GPUGEN" --frobnicate specs/mytypes.json
+  expect_status "two specs is a usage error" 2 "$GPUGEN" specs/mytypes.json specs/mytypes.json
+  expect_status "-o without a directory is a usage error" 2 "$GPUGEN" specs/mytypes.json -o
+  expect_status "missing spec file exits 1" 1 "$GPUGEN" -o "$WORK/none" no/such/spec.json
+
+  "$GPUGEN" --check -o "$WORK/check" specs/mytypes.json
+  if [ $? -eq 0 ] && [ ! -e "$WORK/check" ]; then ok "cli --check writes nothing"; else fail "cli --check writes nothing"; fi
+
+  # A copied binary works from another directory: the templates are inside.
+  mkdir -p "$WORK/elsewhere" && cp "$GPUGEN" "$WORK/elsewhere/gpugen-copy"
+  if (cd "$WORK/elsewhere" && ./gpugen-copy -o gen "$ROOT/specs/mytypes.json") && [ -f "$WORK/elsewhere/gen/mytypes.cuh" ]; then
+    ok "cli copied binary works from any directory"
+  else
+    fail "cli copied binary works from any directory"
+  fi
+
+  # Same spec, other -o: identical bytes apart from the relative include.
+  "$GPUGEN" -o "$WORK/det1" specs/mytypes.json && "$GPUGEN" -o "$WORK/det2" specs/mytypes.json
+  if cmp -s "$WORK/det1/mytypes.cuh" "$WORK/det2/mytypes.cuh"; then ok "cli output is deterministic"; else
+    fail "cli output is deterministic"; fi
+
+  # Only changed files are rewritten.
+  touch -d '2000-01-01' "$WORK/det1/mytypes.cu" "$WORK/det1/mytypes.cuh"
+  printf '/* stale */\n' > "$WORK/det1/mytypes.mk"
+  "$GPUGEN" -o "$WORK/det1" specs/mytypes.json
+  if [ "$(stat -c %Y "$WORK/det1/mytypes.cu")" = "$(date -d 2000-01-01 +%s)" ] &&
+     cmp -s "$WORK/det1/mytypes.mk" "$WORK/det2/mytypes.mk"; then
+    ok "cli rewrites only changed files"
+  else
+    fail "cli rewrites only changed files"
+  fi
+
+  # An unwritable output directory: exit 1, nothing changed, no temp files.
+  # (root ignores permissions, so use a path whose parent is a file)
+  : > "$WORK/not-a-dir"
+  expect_status "unwritable output directory exits 1" 1 "$GPUGEN" -o "$WORK/not-a-dir/out" specs/mytypes.json
+  if [ "$(find "$WORK" -name '*.gpugen-*' | wc -l)" = 0 ]; then ok "cli leaves no temporary files"; else
+    fail "cli leaves no temporary files"; fi
+}
+
+# Every golden spec and the example: the output compiles with nvcc for every
+# target with warnings as errors, the C header with gcc -std=c11, and each
+# shuffle is exactly one shfl.sync per word of its plan.
+suite_compile() {
+  for spec in specs/mytypes.json tests/golden/*.json tests/gpu/gputest.json; do
+    name=$(basename "$spec" .json)
+    out=$WORK/compile/$name/out
+    work=$WORK/compile/$name/work
+    mkdir -p "$work"
+    if ! err=$("$GPUGEN" -o "$out" "$spec" 2>&1); then fail "compile $name: gpugen failed" "$err"; continue; fi
+    module=$(sed -n 's/^\([A-Za-z0-9_]*\)_DIR := .*/\1/p' "$out"/*.mk)
+    if log=$(make -s -f tests/compile/check.mk OUT="$out" MODULE="$module" WORK="$work" 2>&1); then
+      ok "compile $name: nvcc -Werror for every target, gcc -std=c11, g++"
+    else
+      fail "compile $name" "$log"
+      continue
+    fi
+    if log=$(tests/compile/ptx_words.sh "$out/$module.cuh" "$work/exercise.ptx"); then
+      ok "compile $name: one shfl.sync per planned word, no local memory"
+    else
+      fail "compile $name: PTX" "$log"
+    fi
+  done
+}
+
+suite_valgrind() {
+  if ! command -v valgrind >/dev/null; then fail "valgrind is not installed (make deps)"; return; fi
+  local vg="valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99"
+  for spec in specs/mytypes.json tests/golden/*.json tests/errors/*.json; do
+    out=$($vg "$GPUGEN" --check "$spec" 2>&1 >/dev/null)
+    if [ $? -eq 99 ]; then fail "valgrind $spec" "$out"; else ok "valgrind $spec"; fi
+  done
+  out=$($vg "$GPUGEN" -o "$WORK/vg" specs/mytypes.json 2>&1)
+  if [ $? -eq 0 ]; then ok "valgrind writing files"; else fail "valgrind writing files" "$out"; fi
+}
+
+suite_gpu() {
+  if ! nvidia-smi -L >/dev/null 2>&1; then
+    skipped=$((skipped + 1))
+    echo "skipped: no GPU (GPU tests run with 'make test-gpu' on a machine with one)"
+    return
+  fi
+  if log=$(make -s -C tests/gpu BUILD="$WORK/gpu" 2>&1); then
+    printf '%s\n' "$log"
+    n=$(printf '%s\n' "$log" | sed -n 's/^gpu: \([0-9]*\) passed, 0 failed$/\1/p')
+    passed=$((passed + ${n:-0}))
+    [ -n "$n" ] || fail "gpu: no summary line" "$log"
+  else
+    fail "gpu tests" "$log"
+  fi
+}
+
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli compile valgrind gpu)
+for s in "${suites[@]}"; do
+  echo "== $s"
+  "suite_$s"
+done
+echo
+if [ $skipped -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+[ $failed -eq 0 ]
