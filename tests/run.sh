@@ -140,6 +140,17 @@ suite_cli() {
     fail "cli rewrites only changed files"
   fi
 
+  # A user header where gpugen would write its own file: error, header kept.
+  mkdir -p "$WORK/clash"
+  printf '/* user header */\n' > "$WORK/clash/clash.h"
+  printf '{"gpugen": 1, "module": "clash", "headers": ["clash.h"], "targets": ["sm_80"], "types": [{"name": "A", "fields": [{"name": "x", "type": "int"}]}]}\n' > "$WORK/clash/clash.json"
+  out=$("$GPUGEN" -o "$WORK/clash" "$WORK/clash/clash.json" 2>&1)
+  if [ $? -eq 1 ] && [ "$(cat "$WORK/clash/clash.h")" = "/* user header */" ] && printf '%s' "$out" | grep -q "choose another -o"; then
+    ok "cli refuses to overwrite a user header"
+  else
+    fail "cli refuses to overwrite a user header" "$out"
+  fi
+
   # An unwritable output directory: exit 1, nothing changed, no temp files.
   # (root ignores permissions, so use a path whose parent is a file)
   : > "$WORK/not-a-dir"
@@ -171,6 +182,28 @@ suite_compile() {
       fail "compile $name: PTX" "$log"
     fi
   done
+
+  # The tuning rule, run on the CPU from plain C.
+  local cuda_home
+  cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+  out=$WORK/compile/basic/out
+  if log=$(nvcc -c -o "$WORK/basic.o" "$out/basic.cu" -I"$out" 2>&1 &&
+      gcc -std=c11 -Wall -Werror -I"$cuda_home/include" -I"$out" -c -o "$WORK/tuning.o" tests/compile/tuning_basic.c 2>&1 &&
+      g++ -o "$WORK/tuning" "$WORK/tuning.o" "$WORK/basic.o" -L"$cuda_home/lib64" -lcudart 2>&1 && "$WORK/tuning" 2>&1); then
+    ok "compile basic: run-time tuning picks the largest tuned target not above the device"
+  else
+    fail "compile basic: run-time tuning rule" "$log"
+  fi
+
+  # With user headers, the emitted static_asserts catch a layout mismatch.
+  "$GPUGEN" -o "$WORK/mismatch" tests/compile/mismatch/mismatch.json
+  log=$(printf '#include "mismatch.h"\n' | gcc -std=c11 -I"$cuda_home/include" -I"$WORK/mismatch" -x c -c -o /dev/null - 2>&1)
+  if [ $? -ne 0 ] && printf '%s' "$log" | grep -q 'SumSq: size differs from the spec' &&
+     printf '%s' "$log" | grep -q 'SumSq.sumsq: size differs from the spec'; then
+    ok "compile mismatch: static_asserts reject a header that differs from the spec"
+  else
+    fail "compile mismatch: static_asserts did not fire" "$log"
+  fi
 }
 
 suite_valgrind() {

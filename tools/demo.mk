@@ -1,0 +1,21 @@
+# Builds a generated module the way a user's Makefile would (make demo).
+# usage: make -f tools/demo.mk OUT=out MODULE=mytypes
+include $(OUT)/$(MODULE).mk
+NVCC      ?= nvcc
+CUDA_HOME := $(abspath $(dir $(shell command -v $(NVCC)))..)
+NVFLAGS   := -std=c++17 -O2 -Werror all-warnings $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
+
+.PHONY: run
+run: $(OUT)/demo_tuning $(OUT)/demo_particles
+	$(OUT)/demo_tuning
+	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_particles; \
+	 else echo "demo_particles built; skipped running it: no GPU"; fi
+
+$(OUT)/$(MODULE).o: $($(MODULE)_SOURCES) $($(MODULE)_HEADERS)
+	$(NVCC) $(NVFLAGS) -c -o $@ $<
+# The host API from plain C: gcc -std=c11 compiles, the CUDA runtime links.
+$(OUT)/demo_tuning: examples/tuning.c $(OUT)/$(MODULE).o
+	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/tuning.o $<
+	g++ -o $@ $(OUT)/tuning.o $(OUT)/$(MODULE).o -L$(CUDA_HOME)/lib64 -lcudart
+$(OUT)/demo_particles: examples/particles.cu $(OUT)/$(MODULE).o
+	$(NVCC) $(NVFLAGS) -o $@ $< $(OUT)/$(MODULE).o
