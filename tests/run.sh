@@ -151,6 +151,23 @@ suite_cli() {
     fail "cli refuses to overwrite a user header" "$out"
   fi
 
+  # The JSON Schema for editors accepts every good spec and rejects a bad shape.
+  if python3 -c 'import jsonschema' 2>/dev/null; then
+    if log=$(python3 - specs/mytypes.json tests/golden/*.json tests/gpu/gputest.json <<'PY' 2>&1
+import json, sys, jsonschema
+schema = json.load(open("docs/spec.schema.json"))
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+bad = [f for f in sys.argv[1:] if list(validator.iter_errors(json.load(open(f))))]
+assert not bad, "rejected: %s" % bad
+assert list(validator.iter_errors(json.load(open("tests/errors/bad_shapes.json")))), "accepted bad_shapes.json"
+PY
+    ); then ok "cli docs/spec.schema.json matches the good and bad specs"; else fail "cli docs/spec.schema.json" "$log"; fi
+  else
+    skipped=$((skipped + 1))
+    echo "skipped: docs/spec.schema.json check (python3 jsonschema not installed)"
+  fi
+
   # An unwritable output directory: exit 1, nothing changed, no temp files.
   # (root ignores permissions, so use a path whose parent is a file)
   : > "$WORK/not-a-dir"
