@@ -40,7 +40,9 @@ suite_unit() {
 suite_golden() {
   for spec in tests/golden/*.json; do
     name=$(basename "$spec" .json)
-    out=$WORK/golden/$name
+    # inside the repository, so the relative #include paths are the same in every clone
+    out=$ROOT/build/golden/$name
+    rm -rf "$out"
     if ! err=$(cd tests/golden && "$GPUGEN" -o "$out" "$name.json" 2>&1); then
       fail "golden $name: gpugen failed" "$err"
       continue

@@ -4,6 +4,6 @@
 userhdr_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 # SASS for every target, PTX for the newest (so newer GPUs can JIT it).
 userhdr_GENCODE := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
-userhdr_INCLUDES := -I$(userhdr_DIR) -I$(userhdr_DIR)../../../../work/main/tests/golden/include
+userhdr_INCLUDES := -I$(userhdr_DIR) -I$(userhdr_DIR)../../../tests/golden/include
 userhdr_SOURCES := $(userhdr_DIR)userhdr.cu
 userhdr_HEADERS := $(userhdr_DIR)userhdr.h $(userhdr_DIR)userhdr.cuh
