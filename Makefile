@@ -7,9 +7,10 @@ CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
 # libclang comes from whatever LLVM llvm-config names (Debian: libclang-dev).
 LLVM_CONFIG ?= llvm-config
-CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir)
+CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir) \
+  -DGPUGEN_CLANG_RESOURCE_DIR='"$(shell $(LLVM_CONFIG) --libdir)/clang/$(shell $(LLVM_CONFIG) --version)"'
 CLANG_LIBS   = -L$(shell $(LLVM_CONFIG) --libdir) -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir) -lclang
-LIBS     = -lcjson -lm
+LIBS     = -lcjson -lm $(CLANG_LIBS)
 
 BUILD     = build
 GEN_SRCS  = $(filter-out gen/main.c,$(wildcard gen/*.c))
@@ -36,6 +37,9 @@ gpugen: $(BUILD)/gen/main.o $(GEN_OBJS)
 $(BUILD)/gen/%.o: gen/%.c gen/gpugen.h gen/model.h | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -c -o $@ $<
+$(BUILD)/gen/clangcheck.o: gen/clangcheck.c gen/gpugen.h gen/model.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(CLANG_CFLAGS) -c -o $@ $<
 
 # Templates are compiled into the binary, so gpugen works from any directory.
 $(BUILD)/tools/embed: tools/embed.c

@@ -35,7 +35,7 @@ static void emit_struct(Buf *b, const Type *t) {
 /* The compiler re-checks every number layout.c computed, as bindgen's
  * layout tests do; with user headers this is what catches a mismatch. */
 static void emit_layout_asserts(Buf *b, const Type *t) {
-  const char *n = t->name;
+  const char *n = t->c_spelling;
   buf_printf(b, "GPUGEN_STATIC_ASSERT(sizeof(%s) == %d, \"%s: size differs from the spec\");\n", n, t->size, n);
   buf_printf(b, "GPUGEN_STATIC_ASSERT(GPUGEN_ALIGNOF(%s) == %d, \"%s: alignment differs from the spec\");\n", n,
              t->align, n);

@@ -60,12 +60,26 @@ const char *target_known_list(void);
 /* architectures the installed nvcc can build, as "compute_NN" numbers;
  * returns -1 with a message in *why when nvcc cannot be asked */
 int nvcc_supported_archs(int *archs, int max, const char **why);
+const char *cuda_include_dir(void); /* beside that nvcc, or NULL */
 
 /* spec.c */
 Spec *spec_parse(const char *path, const char *text, size_t len);
 
 /* check.c */
 void spec_check(Spec *spec, const int *nvcc_archs, int n_nvcc_archs);
+
+/* clangcheck.c: the user's headers against the spec, through libclang */
+typedef struct {
+  const char **include_dirs; /* absolute */
+  int ninclude_dirs;
+  const char *cuda_include_dir; /* NULL when unknown */
+} ClangOptions;
+void clang_check_spec(Spec *spec, const ClangOptions *opts);
+/* gpugen init: the JSON spec skeleton for TYPEs of a header, into out;
+ * returns false (with errors reported) when a type cannot be described */
+bool clang_spec_skeleton(const char *header, const char *header_in_spec, const char *const *dirs_in_spec,
+                         const char *const *types, int ntypes, const ClangOptions *opts, Buf *out);
+const char *display_path(const char *path); /* relative to the working directory when inside it */
 
 /* layout.c */
 void layout_spec(Spec *spec);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "gpugen.h"
 
 typedef struct {
@@ -14,6 +15,7 @@ typedef struct {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpugen [options] SPEC.json\n"
+          "       gpugen init [-o SPEC.json] [-I DIR]... HEADER TYPE...\n"
           "\n"
           "Generates CUDA code (SharedMem<T>, warp shuffles, ldg, host API) for the\n"
           "types and reductions of a JSON spec. See docs/spec.md.\n"
@@ -24,6 +26,9 @@ static void usage(FILE *f) {
           "  -v           list the files written or left unchanged\n"
           "  --help       show this help\n"
           "  --version    show the version\n"
+          "\n"
+          "gpugen init writes a spec skeleton (to stdout, or to a new file SPEC.json)\n"
+          "whose types and fields are read from HEADER with libclang.\n"
           "\n"
           "environment:\n"
           "  GPUGEN_NVCC  the nvcc asked which targets it can build (default: nvcc)\n"
@@ -107,6 +112,14 @@ static int run(const Options *o) {
   layout_spec(spec);
   if (diag_count())
     return 1;
+  ClangOptions clang = {ARENA_ARRAY(const char *, spec->ninclude_dirs), spec->ninclude_dirs, cuda_include_dir()};
+  for (int i = 0; i < spec->ninclude_dirs; i++) {
+    const char *d = spec->include_dirs[i];
+    clang.include_dirs[i] = d[0] == '/' ? d : arena_printf("%s/%s", spec->dir, d);
+  }
+  clang_check_spec(spec, &clang);
+  if (diag_count())
+    return 1;
 
   OutputSet set = {.out_dir = absolute_path(o->out_dir)};
   emit_header(spec, &set);
@@ -123,7 +136,64 @@ static int run(const Options *o) {
   return status;
 }
 
+/* gpugen init [-o SPEC] [-I DIR]... HEADER TYPE...: a spec skeleton whose
+ * types are read from the header. */
+static int run_init(int argc, char **argv) {
+  const char *out_path = NULL, *header = NULL;
+  const char **types = ARENA_ARRAY(const char *, argc);
+  const char **dirs = ARENA_ARRAY(const char *, argc);
+  int ntypes = 0, ndirs = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-o") == 0 && i + 1 < argc)
+      out_path = argv[++i];
+    else if (strcmp(a, "-I") == 0 && i + 1 < argc)
+      dirs[ndirs++] = absolute_path(argv[++i]);
+    else if (strncmp(a, "-I", 2) == 0 && a[2])
+      dirs[ndirs++] = absolute_path(a + 2);
+    else if (a[0] == '-')
+      usage_error("init: unknown option '%s'", a);
+    else if (!header)
+      header = a;
+    else
+      types[ntypes++] = a;
+  }
+  if (!header || ntypes == 0)
+    usage_error("usage: gpugen init [-o SPEC.json] [-I DIR]... HEADER TYPE...%s", "");
+  if (out_path && access(out_path, F_OK) == 0) {
+    fprintf(stderr, "gpugen: error: '%s' exists; init does not overwrite files\n", out_path);
+    return 1;
+  }
+  /* the header as the spec will name it: relative to the spec's directory */
+  const char *in_spec = out_path ? relative_path(dir_name(absolute_path(out_path)), absolute_path(header))
+                                 : display_path(absolute_path(header));
+  const char **dirs_in_spec = ARENA_ARRAY(const char *, ndirs + 1);
+  for (int i = 0; i < ndirs; i++)
+    dirs_in_spec[i] = out_path ? relative_path(dir_name(absolute_path(out_path)), dirs[i]) : display_path(dirs[i]);
+  ClangOptions opts = {dirs, ndirs, cuda_include_dir()};
+  Buf text = {0};
+  int status = 0;
+  if (!clang_spec_skeleton(header, in_spec, dirs_in_spec, types, ntypes, &opts, &text)) {
+    status = 1;
+  } else if (!out_path) {
+    fputs(text.data, stdout);
+  } else {
+    OutputSet set = {.out_dir = dir_name(absolute_path(out_path))};
+    const char *base = strrchr(out_path, '/');
+    buf_put(output_add(&set, base ? base + 1 : out_path), text.data);
+    status = output_write(&set, dir_name(out_path), false) != 0;
+    output_free(&set);
+  }
+  buf_free(&text);
+  return status;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "init") == 0) {
+    int status = run_init(argc, argv);
+    arena_free_all();
+    return status;
+  }
   Options o = parse_options(argc, argv);
   int status = run(&o);
   arena_free_all();

@@ -74,6 +74,7 @@ typedef struct {
 
 struct Type {
   const char *name;
+  const char *c_spelling; /* "Name", or "struct Name" for a header struct without typedef */
   const char *path;    /* types[i] */
   Field *fields;
   int nfields;
@@ -107,6 +108,7 @@ typedef struct {
   Value *identity;      /* NULL when absent */
   bool commutative;
   bool malformed;       /* not a JSON object; spec.c reported it */
+  bool host_reference;  /* operators also run on the host: emit M_R_host (clangcheck.c) */
 } Reduction;
 
 typedef struct {

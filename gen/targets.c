@@ -48,6 +48,28 @@ const char *target_known_list(void) {
   return list;
 }
 
+/* The CUDA include directory beside the nvcc that gpugen asks, or NULL. */
+const char *cuda_include_dir(void) {
+  const char *nvcc = getenv("GPUGEN_NVCC");
+  if (!nvcc || !*nvcc)
+    nvcc = "nvcc";
+  const char *found = NULL;
+  if (strchr(nvcc, '/')) {
+    found = nvcc;
+  } else {
+    const char *path = getenv("PATH");
+    for (char *dir = path ? strtok(arena_strdup(path), ":") : NULL; dir && !found; dir = strtok(NULL, ":")) {
+      const char *candidate = arena_printf("%s/%s", dir, nvcc);
+      if (access(candidate, X_OK) == 0)
+        found = candidate;
+    }
+  }
+  if (!found)
+    return NULL;
+  const char *inc = arena_printf("%s/../include", dir_name(absolute_path(found)));
+  return access(arena_printf("%s/cuda_runtime_api.h", inc), R_OK) == 0 ? absolute_path(inc) : NULL;
+}
+
 /* Runs `$GPUGEN_NVCC --list-gpu-arch` (nvcc by default) without a shell
  * and collects the compute_NN lines. */
 int nvcc_supported_archs(int *archs, int max, const char **why) {

@@ -66,34 +66,36 @@ suite_golden() {
   done
 }
 
-# tests/errors/NAME.json -> NAME.err: exit status 1, exactly that message,
-# and the output directory unchanged.
+# tests/errors/NAME.json (bad specs) and tests/headers/NAME.json (bad user
+# headers) -> NAME.err: exit status 1, exactly that message, and the output
+# directory unchanged.
 suite_errors() {
-  for spec in tests/errors/*.json; do
+  for spec in tests/errors/*.json tests/headers/*.json; do
+    dir=$(dirname "$spec")
     name=$(basename "$spec" .json)
     out=$WORK/errors/$name
     mkdir -p "$out"
     echo "keep me" > "$out/user-file.txt"
-    cp tests/golden/basic/basic.h "$out/basic.h"
+    cp tests/golden/basic/basic.h "$out/m.h"
     before=$(snapshot "$out")
     # NAME.env, when present, holds VAR=value lines for this case
     extra_env=()
-    [ -f "tests/errors/$name.env" ] && mapfile -t extra_env < "tests/errors/$name.env"
-    msg=$(cd tests/errors && env "${extra_env[@]}" "$GPUGEN" -o "$out" "$name.json" 2>&1)
+    [ -f "$dir/$name.env" ] && mapfile -t extra_env < "$dir/$name.env"
+    msg=$(cd "$dir" && env "${extra_env[@]}" "$GPUGEN" -o "$out" "$name.json" 2>&1)
     status=$?
     if [ "${UPDATE:-}" = 1 ]; then
-      printf '%s\n' "$msg" > "tests/errors/$name.err"
-      echo "updated tests/errors/$name.err"
+      printf '%s\n' "$msg" > "$dir/$name.err"
+      echo "updated $dir/$name.err"
       continue
     fi
     if [ $status -ne 1 ]; then
-      fail "errors $name: exit status $status, expected 1" "$msg"
-    elif ! d=$(diff -u "tests/errors/$name.err" <(printf '%s\n' "$msg")); then
-      fail "errors $name: message differs" "$d"
+      fail "errors $dir/$name: exit status $status, expected 1" "$msg"
+    elif ! d=$(diff -u "$dir/$name.err" <(printf '%s\n' "$msg")); then
+      fail "errors $dir/$name: message differs" "$d"
     elif [ "$before" != "$(snapshot "$out")" ]; then
-      fail "errors $name: output directory changed"
+      fail "errors $dir/$name: output directory changed"
     else
-      ok "errors $name"
+      ok "errors $dir/$name"
     fi
   done
 }
@@ -144,10 +146,10 @@ suite_cli() {
 
   # A user header where gpugen would write its own file: error, header kept.
   mkdir -p "$WORK/clash"
-  printf '/* user header */\n' > "$WORK/clash/clash.h"
+  printf '/* user header */ typedef struct A { int x; } A;\n' > "$WORK/clash/clash.h"
   printf '{"gpugen": 1, "module": "clash", "headers": ["clash.h"], "targets": ["sm_80"], "types": [{"name": "A", "fields": [{"name": "x", "type": "int"}]}]}\n' > "$WORK/clash/clash.json"
   out=$("$GPUGEN" -o "$WORK/clash" "$WORK/clash/clash.json" 2>&1)
-  if [ $? -eq 1 ] && [ "$(cat "$WORK/clash/clash.h")" = "/* user header */" ] && printf '%s' "$out" | grep -q "choose another -o"; then
+  if [ $? -eq 1 ] && grep -q 'user header' "$WORK/clash/clash.h" && printf '%s' "$out" | grep -q "choose another -o"; then
     ok "cli refuses to overwrite a user header"
   else
     fail "cli refuses to overwrite a user header" "$out"
@@ -169,6 +171,25 @@ PY
     skipped=$((skipped + 1))
     echo "skipped: docs/spec.schema.json check (python3 jsonschema not installed)"
   fi
+
+  # A GPU-only operator: generation succeeds with a note, not silently.
+  out=$(cd tests/golden && "$GPUGEN" -o "$WORK/tagged" tagged.json 2>&1)
+  if [ $? -eq 0 ] && [ "$out" = "tagged.json: note: reductions[0]: 'range' runs on the GPU only, so no CPU reference tagged_range_host is emitted" ]; then
+    ok "cli a __device__-only operator gets a note about the CPU reference"
+  else
+    fail "cli a __device__-only operator gets a note about the CPU reference" "$out"
+  fi
+
+  # gpugen init: a skeleton from a header that passes --check, and no overwriting.
+  rm -f "$WORK/init.json"
+  if out=$("$GPUGEN" init -o "$WORK/init.json" -I specs/include specs/mytypes.h SumSq Particle 2>&1) &&
+     "$GPUGEN" --check "$WORK/init.json" && grep -q '"count": 3' "$WORK/init.json"; then
+    ok "cli init writes a spec skeleton that passes --check"
+  else
+    fail "cli init writes a spec skeleton that passes --check" "$out"
+  fi
+  expect_status "init refuses to overwrite" 1 "$GPUGEN" init -o "$WORK/init.json" specs/mytypes.h SumSq
+  expect_status "init of an unknown type exits 1" 1 "$GPUGEN" init -I specs/include specs/mytypes.h Nope
 
   # An unwritable output directory: exit 1, nothing changed, no temp files.
   # (root ignores permissions, so use a path whose parent is a file)
@@ -214,12 +235,17 @@ suite_compile() {
     fail "compile basic: run-time tuning rule" "$log"
   fi
 
-  # With user headers, the emitted static_asserts catch a layout mismatch.
-  "$GPUGEN" -o "$WORK/mismatch" tests/compile/mismatch/mismatch.json
-  log=$(printf '#include "mismatch.h"\n' | gcc -std=c11 -I"$cuda_home/include" -I"$WORK/mismatch" -x c -c -o /dev/null - 2>&1)
+  # The static_asserts are the second line of defence: a header edited after
+  # generation (libclang checked the old one) fails to compile.
+  mkdir -p "$WORK/mismatch"
+  cp tests/compile/mismatch/mismatch.json "$WORK/mismatch/"
+  printf 'typedef struct SumSq { int sum; long long sumsq; } SumSq;\n' > "$WORK/mismatch/mismatch.h"
+  "$GPUGEN" -o "$WORK/mismatch/out" "$WORK/mismatch/mismatch.json"
+  cp tests/compile/mismatch/mismatch.h "$WORK/mismatch/mismatch.h"
+  log=$(printf '#include "mismatch.h"\n' | gcc -std=c11 -I"$cuda_home/include" -I"$WORK/mismatch/out" -x c -c -o /dev/null - 2>&1)
   if [ $? -ne 0 ] && printf '%s' "$log" | grep -q 'SumSq: size differs from the spec' &&
      printf '%s' "$log" | grep -q 'SumSq.sumsq: size differs from the spec'; then
-    ok "compile mismatch: static_asserts reject a header that differs from the spec"
+    ok "compile mismatch: static_asserts reject a header edited after generation"
   else
     fail "compile mismatch: static_asserts did not fire" "$log"
   fi
@@ -227,8 +253,8 @@ suite_compile() {
 
 suite_valgrind() {
   if ! command -v valgrind >/dev/null; then fail "valgrind is not installed (make deps)"; return; fi
-  local vg="valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99"
-  for spec in specs/mytypes.json tests/golden/*.json tests/errors/*.json; do
+  local vg="valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 --suppressions=tests/valgrind.supp"
+  for spec in specs/mytypes.json tests/golden/*.json tests/errors/*.json tests/headers/*.json; do
     out=$($vg "$GPUGEN" --check "$spec" 2>&1 >/dev/null)
     if [ $? -eq 99 ]; then fail "valgrind $spec" "$out"; else ok "valgrind $spec"; fi
   done

@@ -1,4 +1,4 @@
-/* The spec says sumsq is long long; this header says short. */
+/* The spec says sumsq is long long; this header, edited after generation, says short. */
 typedef struct SumSq {
   int sum;
   short sumsq;

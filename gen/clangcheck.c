@@ -1,0 +1,731 @@
+/* The user's headers against the spec, through libclang's C API (the only
+ * file that knows libclang). The headers are parsed as CUDA twice, for the
+ * host and for the GPU (nvptx64), and every spec type and reduction
+ * function is looked up and compared: struct layouts field by field, the
+ * operators' signatures, and whether they can run on the GPU and the host. */
+#define _POSIX_C_SOURCE 200809L
+#include <clang-c/Index.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gpugen.h"
+
+#ifndef GPUGEN_CLANG_RESOURCE_DIR
+#define GPUGEN_CLANG_RESOURCE_DIR ""
+#endif
+
+static const Spec *cur;
+
+/* CXStrings are disposed as soon as they are read. */
+static char *take(CXString s) {
+  const char *c = clang_getCString(s);
+  char *copy = arena_strdup(c ? c : "");
+  clang_disposeString(s);
+  return copy;
+}
+
+const char *display_path(const char *path) {
+  char cwd[4096];
+  if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
+    size_t n = strlen(cwd);
+    if (strncmp(path, cwd, n) == 0 && path[n] == '/')
+      return path + n + 1;
+  }
+  return path;
+}
+
+static const char *cursor_place(CXCursor c) {
+  CXFile file;
+  unsigned line, col;
+  clang_getSpellingLocation(clang_getCursorLocation(c), &file, &line, &col, NULL);
+  if (!file)
+    return arena_strdup("<built-in>");
+  return arena_printf("%s:%u:%u", display_path(take(clang_getFileName(file))), line, col);
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+typedef struct {
+  CXIndex index;
+  CXTranslationUnit tu;
+} Parsed;
+
+/* Parses the headers as CUDA for one side. clang may not know the installed
+ * CUDA version, so its CUDA headers are left out (-nocudainc) and the
+ * execution-space keywords are defined here as the attributes they stand for. */
+static bool parse_headers(const char *const *headers, int nheaders, const ClangOptions *opts, bool device,
+                          Parsed *out) {
+  const char *args[64];
+  int n = 0;
+  args[n++] = "-x";
+  args[n++] = "cuda";
+  args[n++] = device ? "--cuda-device-only" : "--cuda-host-only";
+  if (device)
+    args[n++] = "--cuda-gpu-arch=sm_70";
+  args[n++] = "-nocudainc";
+  args[n++] = "-nocudalib";
+  args[n++] = "-std=c++17";
+  args[n++] = "-Wno-unknown-cuda-version";
+  args[n++] = "-D__CUDACC__";
+  args[n++] = "-D__host__=__attribute__((host))";
+  args[n++] = "-D__device__=__attribute__((device))";
+  args[n++] = "-D__global__=__attribute__((global))";
+  args[n++] = "-D__shared__=__attribute__((shared))";
+  args[n++] = "-D__constant__=__attribute__((constant))";
+  args[n++] = "-D__managed__=__attribute__((managed))";
+  args[n++] = "-D__forceinline__=__inline__ __attribute__((always_inline))";
+  const char *resource = getenv("GPUGEN_CLANG_RESOURCE_DIR");
+  if (!resource || !*resource)
+    resource = GPUGEN_CLANG_RESOURCE_DIR;
+  if (*resource) {
+    args[n++] = "-resource-dir";
+    args[n++] = resource;
+  }
+  for (int i = 0; i < opts->ninclude_dirs && n < 60; i++)
+    args[n++] = arena_printf("-I%s", opts->include_dirs[i]);
+  if (opts->cuda_include_dir && n < 62)
+    args[n++] = arena_printf("-isystem%s", opts->cuda_include_dir);
+
+  Buf main_file = {0};
+  for (int i = 0; i < nheaders; i++)
+    buf_printf(&main_file, "#include \"%s\"\n", headers[i]);
+  char cwd[4096];
+  const char *main_name = arena_printf("%s/gpugen-check.cu", getcwd(cwd, sizeof cwd) ? cwd : "/tmp");
+  struct CXUnsavedFile unsaved = {main_name, main_file.data ? main_file.data : "", (unsigned long)main_file.len};
+
+  out->index = clang_createIndex(0, 0);
+  enum CXErrorCode err = clang_parseTranslationUnit2(out->index, main_name, args, n, &unsaved, 1,
+                                                     CXTranslationUnit_SkipFunctionBodies, &out->tu);
+  buf_free(&main_file);
+  if (err != CXError_Success) {
+    diag_error(cur ? cur->path : NULL, "libclang could not parse the headers (error %d)", (int)err);
+    clang_disposeIndex(out->index);
+    out->tu = NULL;
+    return false;
+  }
+  /* The header's own diagnostics, in file:line:col form. */
+  bool ok = true;
+  unsigned ndiags = clang_getNumDiagnostics(out->tu);
+  for (unsigned i = 0; i < ndiags; i++) {
+    CXDiagnostic d = clang_getDiagnostic(out->tu, i);
+    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+    if (sev >= CXDiagnostic_Error) {
+      CXFile file;
+      unsigned line, col;
+      clang_getSpellingLocation(clang_getDiagnosticLocation(d), &file, &line, &col, NULL);
+      const char *place = file ? arena_printf("%s:%u:%u", display_path(take(clang_getFileName(file))), line, col)
+                               : arena_strdup("<command line>");
+      diag_error(place, "%s%s", take(clang_getDiagnosticSpelling(d)), device ? " (parsing for the GPU)" : "");
+      ok = false;
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return ok;
+}
+
+static void dispose(Parsed *p) {
+  if (p->tu)
+    clang_disposeTranslationUnit(p->tu);
+  if (p->index)
+    clang_disposeIndex(p->index);
+  p->tu = NULL;
+  p->index = NULL;
+}
+
+/* ---- what the headers declare --------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  CXCursor cursor;
+  enum CXCursorKind kind; /* StructDecl (definition), UnionDecl, TypedefDecl, FunctionDecl, or forward struct */
+  bool forward;
+} Decl;
+
+typedef struct {
+  Decl *items;
+  int n, cap;
+} Decls;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  Decls *d = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_LinkageSpec)
+    return CXChildVisit_Recurse; /* extern "C" { ... } */
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (k != CXCursor_StructDecl && k != CXCursor_ClassDecl && k != CXCursor_UnionDecl && k != CXCursor_TypedefDecl &&
+      k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+    return CXChildVisit_Continue;
+  const char *name = take(clang_getCursorSpelling(c));
+  if (!*name)
+    return CXChildVisit_Continue;
+  if (d->n == d->cap) {
+    int cap = d->cap ? d->cap * 2 : 64;
+    Decl *items = ARENA_ARRAY(Decl, cap);
+    if (d->n)
+      memcpy(items, d->items, sizeof(Decl) * (size_t)d->n);
+    d->items = items;
+    d->cap = cap;
+  }
+  bool is_record = k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl;
+  d->items[d->n++] = (Decl){name, c, k == CXCursor_ClassDecl ? CXCursor_StructDecl : k,
+                            is_record && !clang_isCursorDefinition(c)};
+  return CXChildVisit_Continue;
+}
+
+static Decls collect_decls(CXTranslationUnit tu) {
+  Decls d = {0};
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), collect, &d);
+  return d;
+}
+
+static const Decl *find_decl(const Decls *d, const char *name, enum CXCursorKind kind, bool forward) {
+  for (int i = 0; i < d->n; i++)
+    if (d->items[i].kind == kind && d->items[i].forward == forward && strcmp(d->items[i].name, name) == 0)
+      return &d->items[i];
+  return NULL;
+}
+
+static const char *suggest_decl(const Decls *d, const char *name, enum CXCursorKind kind) {
+  const char **names = ARENA_ARRAY(const char *, d->n + 1);
+  int n = 0;
+  for (int i = 0; i < d->n; i++)
+    if (d->items[i].kind == kind || (kind == CXCursor_StructDecl && d->items[i].kind == CXCursor_TypedefDecl))
+      names[n++] = d->items[i].name;
+  const char *near = suggest(name, names, n);
+  return near ? arena_printf(" (did you mean '%s'?)", near) : "";
+}
+
+/* A spec type found in the headers. */
+typedef struct {
+  CXType type;    /* canonical record type */
+  CXCursor decl;  /* the struct's definition */
+  bool found;
+} Found;
+
+/* Looks a struct up by typedef name, then by tag; reports what is wrong. */
+static Found find_struct(const Decls *d, const Type *t, const char **c_spelling, bool report) {
+  Found f = {0};
+  const Decl *td = find_decl(d, t->name, CXCursor_TypedefDecl, false);
+  if (td) {
+    CXType under = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(td->cursor));
+    CXCursor decl = clang_getTypeDeclaration(under);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (under.kind == CXType_Record && (k == CXCursor_StructDecl || k == CXCursor_ClassDecl)) {
+      if (clang_Type_getSizeOf(under) < 0) {
+        if (report)
+          diag_error(cursor_place(td->cursor), "'%s' (%s in %s) is an incomplete type here: the struct is declared "
+                     "but never defined", t->name, t->path, cur->path);
+        return f;
+      }
+      f.type = under;
+      f.decl = clang_getCursorDefinition(decl);
+      f.found = true;
+      *c_spelling = t->name;
+      return f;
+    }
+    if (report)
+      diag_error(cursor_place(td->cursor), "'%s' (%s in %s) is %s here, not a struct%s", t->name, t->path, cur->path,
+                 k == CXCursor_UnionDecl ? "a union" : arena_printf("a typedef of '%s'", take(clang_getTypeSpelling(under))),
+                 k == CXCursor_UnionDecl ? "; gpugen supports structs only" : "");
+    return f;
+  }
+  const Decl *sd = find_decl(d, t->name, CXCursor_StructDecl, false);
+  if (sd) {
+    f.type = clang_getCanonicalType(clang_getCursorType(sd->cursor));
+    f.decl = sd->cursor;
+    f.found = true;
+    *c_spelling = arena_printf("struct %s", t->name);
+    return f;
+  }
+  if (!report)
+    return f;
+  const Decl *ud = find_decl(d, t->name, CXCursor_UnionDecl, false);
+  const Decl *fwd = find_decl(d, t->name, CXCursor_StructDecl, true);
+  if (ud)
+    diag_error(cursor_place(ud->cursor), "'%s' (%s in %s) is a union here; gpugen supports structs only", t->name,
+               t->path, cur->path);
+  else if (fwd)
+    diag_error(cursor_place(fwd->cursor), "'%s' (%s in %s) is declared here but never defined (an incomplete type)",
+               t->name, t->path, cur->path);
+  else
+    diag_error(cur->path, "%s: struct '%s' is not defined in the headers%s", t->path, t->name,
+               suggest_decl(d, t->name, CXCursor_StructDecl));
+  return f;
+}
+
+/* ---- comparing types ------------------------------------------------------ */
+
+static bool scalar_of(CXType t, ScalarKind *k) {
+  switch (t.kind) {
+  case CXType_Bool: *k = SC_BOOL; return true;
+  case CXType_Char_S: case CXType_Char_U: *k = SC_CHAR; return true;
+  case CXType_SChar: *k = SC_SCHAR; return true;
+  case CXType_UChar: *k = SC_UCHAR; return true;
+  case CXType_Short: *k = SC_SHORT; return true;
+  case CXType_UShort: *k = SC_USHORT; return true;
+  case CXType_Int: *k = SC_INT; return true;
+  case CXType_UInt: *k = SC_UINT; return true;
+  case CXType_Long: *k = SC_LONG; return true;
+  case CXType_ULong: *k = SC_ULONG; return true;
+  case CXType_LongLong: *k = SC_LLONG; return true;
+  case CXType_ULongLong: *k = SC_ULLONG; return true;
+  case CXType_Float: *k = SC_FLOAT; return true;
+  case CXType_Double: *k = SC_DOUBLE; return true;
+  case CXType_Record: {
+    const char *name = take(clang_getCursorSpelling(clang_getTypeDeclaration(t)));
+    if (strcmp(name, "__half") == 0) { *k = SC_HALF; return true; }
+    if (strcmp(name, "__nv_bfloat16") == 0) { *k = SC_BF16; return true; }
+    return false;
+  }
+  default: return false;
+  }
+}
+
+/* The spec's types as found in one parse, for nested-struct comparisons. */
+typedef struct {
+  Found *found; /* indexed like spec->types */
+} Catalog;
+
+/* Does the canonical clang type t denote the spec type reference r? */
+static bool same_type(const Catalog *cat, CXType t, const TypeRef *r) {
+  t = clang_getCanonicalType(t);
+  ScalarKind k;
+  if (r->is_scalar)
+    return scalar_of(t, &k) && scalar_info[k].canonical == scalar_info[r->scalar].canonical;
+  if (t.kind != CXType_Record)
+    return false;
+  for (int i = 0; i < cur->ntypes; i++)
+    if (cur->types[i] == r->type && cat->found[i].found)
+      return clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
+                                clang_getCanonicalCursor(cat->found[i].decl));
+  return false;
+}
+
+static const char *spec_spelling(const Field *f) {
+  const char *s = type_cuda_spelling(&f->ref);
+  return f->is_array ? arena_printf("%s[%d]", s, f->count) : s;
+}
+
+typedef struct {
+  CXCursor cursors[1024];
+  int n;
+} FieldList;
+
+static enum CXVisitorResult collect_field(CXCursor c, CXClientData data) {
+  FieldList *l = data;
+  if (l->n < 1024)
+    l->cursors[l->n++] = c;
+  return CXVisit_Continue;
+}
+
+/* What makes a field impossible for gpugen, or NULL. */
+static const char *unsupported_field(CXCursor field, CXType *elem, long long *count) {
+  if (clang_Cursor_isBitField(field))
+    return "a bitfield; gpugen moves whole bytes, so use a plain integer field";
+  if (!*take(clang_getCursorSpelling(field)))
+    return "an anonymous struct or union member; give it a name and a spec type";
+  CXType t = clang_getCanonicalType(clang_getCursorType(field));
+  *count = 1;
+  *elem = t;
+  if (t.kind == CXType_IncompleteArray)
+    return "a flexible array member; give the array a fixed size and a \"count\"";
+  if (t.kind == CXType_ConstantArray) {
+    *count = clang_getArraySize(t);
+    *elem = clang_getCanonicalType(clang_getArrayElementType(t));
+    if (elem->kind == CXType_ConstantArray || elem->kind == CXType_IncompleteArray)
+      return "a multi-dimensional array; flatten it into one \"count\"";
+  }
+  switch (elem->kind) {
+  case CXType_Pointer: return "a pointer; gpugen types hold values only";
+  case CXType_Enum: return "an enum; use the integer type it stands for";
+  case CXType_LValueReference: case CXType_RValueReference: return "a reference";
+  case CXType_Record:
+    if (clang_getCursorKind(clang_getTypeDeclaration(*elem)) == CXCursor_UnionDecl)
+      return "a union; gpugen supports structs only";
+    break;
+  default: break;
+  }
+  return NULL;
+}
+
+/* Field by field: names, order, types, counts; then offsets, size, alignment. */
+static void check_struct(const Catalog *cat, const Type *t, const Found *f) {
+  FieldList *fields = ARENA_NEW(FieldList);
+  clang_Type_visitFields(f->type, collect_field, fields);
+  bool shape_ok = true;
+  for (int i = 0; i < fields->n; i++) {
+    CXCursor fc = fields->cursors[i];
+    const char *name = take(clang_getCursorSpelling(fc));
+    CXType elem;
+    long long count;
+    const char *why = unsupported_field(fc, &elem, &count);
+    if (why) {
+      diag_error(cursor_place(fc), "field '%s' of '%s' is %s (%s in %s)", name, t->name, why, t->path, cur->path);
+      shape_ok = false;
+      continue;
+    }
+    int match = -1;
+    for (int j = 0; j < t->nfields; j++)
+      if (strcmp(t->fields[j].name, name) == 0)
+        match = j;
+    if (match < 0) {
+      diag_error(cursor_place(fc), "field '%s' of '%s' is not in %s (%s)", name, t->name, cur->path, t->path);
+      shape_ok = false;
+      continue;
+    }
+    const Field *sf = &t->fields[match];
+    if (match != i) {
+      diag_error(cursor_place(fc), "field '%s' of '%s' is field %d here but field %d in %s (%s)", name, t->name, i + 1,
+                 match + 1, cur->path, sf->path);
+      shape_ok = false;
+    }
+    bool is_array = clang_getCanonicalType(clang_getCursorType(fc)).kind == CXType_ConstantArray;
+    if (!same_type(cat, elem, &sf->ref) || count != sf->count || is_array != sf->is_array) {
+      diag_error(cursor_place(fc), "field '%s' of '%s' is '%s' here but '%s' in %s (%s)", name, t->name,
+                 take(clang_getTypeSpelling(clang_getCursorType(fc))), spec_spelling(sf), cur->path, sf->path);
+      shape_ok = false;
+    }
+  }
+  for (int j = 0; j < t->nfields; j++) {
+    bool present = false;
+    for (int i = 0; i < fields->n; i++)
+      present |= strcmp(take(clang_getCursorSpelling(fields->cursors[i])), t->fields[j].name) == 0;
+    if (!present) {
+      diag_error(cursor_place(f->decl), "'%s' has no field '%s' here, but %s declares it in %s", t->name,
+                 t->fields[j].name, t->fields[j].path, cur->path);
+      shape_ok = false;
+    }
+  }
+  if (!shape_ok)
+    return;
+  /* Same fields: any layout difference comes from packing or alignment. */
+  for (int i = 0; i < fields->n; i++) {
+    long long bits = clang_Cursor_getOffsetOfField(fields->cursors[i]);
+    if (bits >= 0 && bits / 8 != t->fields[i].offset)
+      diag_error(cursor_place(fields->cursors[i]), "field '%s' of '%s' is at offset %lld here but at offset %d per %s "
+                 "(%s); is the header packed (#pragma pack, __attribute__((packed))) or over-aligned (alignas)?",
+                 t->fields[i].name, t->name, bits / 8, t->fields[i].offset, cur->path, t->fields[i].path);
+  }
+  long long size = clang_Type_getSizeOf(f->type), align = clang_Type_getAlignOf(f->type);
+  if (size != t->size || align != t->align) {
+    const char *hint = align > t->align ? arena_printf("; add \"align\": %lld to %s", align, t->path)
+                                        : "; is the header packed (#pragma pack)?";
+    diag_error(cursor_place(f->decl), "'%s' is %lld bytes with alignment %lld here but %d bytes with alignment %d per "
+               "%s (%s)%s", t->name, size, align, t->size, t->align, cur->path, t->path, hint);
+  }
+}
+
+/* The GPU parse must lay every type out as the host parse does. */
+static void compare_sides(const Type *t, const Found *host, const Found *gpu) {
+  long long hs = clang_Type_getSizeOf(host->type), gs = clang_Type_getSizeOf(gpu->type);
+  long long ha = clang_Type_getAlignOf(host->type), ga = clang_Type_getAlignOf(gpu->type);
+  bool same = hs == gs && ha == ga;
+  FieldList *hf = ARENA_NEW(FieldList), *gf = ARENA_NEW(FieldList);
+  clang_Type_visitFields(host->type, collect_field, hf);
+  clang_Type_visitFields(gpu->type, collect_field, gf);
+  same = same && hf->n == gf->n;
+  for (int i = 0; same && i < hf->n; i++)
+    same = clang_Cursor_getOffsetOfField(hf->cursors[i]) == clang_Cursor_getOffsetOfField(gf->cursors[i]);
+  if (!same)
+    diag_error(cursor_place(host->decl), "'%s' (%s) is laid out differently for the host (%lld bytes, align %lld) "
+               "and for the GPU (%lld bytes, align %lld); check #ifdefs on __CUDA_ARCH__ or __CUDACC__ in the header",
+               t->name, t->path, hs, ha, gs, ga);
+}
+
+/* ---- reduction functions -------------------------------------------------- */
+
+typedef enum { BY_VALUE, BY_CONST_REF, MISMATCH } Passing;
+
+static Passing passing_of(const Catalog *cat, CXType param, const TypeRef *want) {
+  CXType t = clang_getCanonicalType(param);
+  if (t.kind == CXType_LValueReference) {
+    CXType pointee = clang_getPointeeType(t);
+    return clang_isConstQualifiedType(pointee) && same_type(cat, pointee, want) ? BY_CONST_REF : MISMATCH;
+  }
+  return same_type(cat, t, want) ? BY_VALUE : MISMATCH;
+}
+
+static bool signature_matches(const Catalog *cat, CXCursor fn, const TypeRef *ret, const TypeRef *a, const TypeRef *b) {
+  if (clang_Cursor_getNumArguments(fn) != 2 || clang_isFunctionTypeVariadic(clang_getCursorType(fn)))
+    return false;
+  return same_type(cat, clang_getCursorResultType(fn), ret) &&
+         passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 0)), a) != MISMATCH &&
+         passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 1)), b) != MISMATCH;
+}
+
+typedef struct {
+  bool host, device;
+} Spaces;
+
+static enum CXChildVisitResult visit_attrs(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  Spaces *s = data;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_CUDAHostAttr: s->host = true; break;
+  case CXCursor_CUDADeviceAttr: s->device = true; break;
+  default: break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Finds `role` function `name` (fold or combine) and checks its signature
+ * and where it may run; returns whether it can also run on the host. */
+static bool check_function(const Catalog *cat, const Decls *d, const Reduction *r, const char *role, const char *name,
+                           const TypeRef *second) {
+  const char *jpath = arena_printf("%s.%s", r->path, role);
+  const char *want = arena_printf("%s %s(%s, %s)", type_cuda_spelling(&r->accumulator), name,
+                                  type_cuda_spelling(&r->accumulator), type_cuda_spelling(second));
+  const Decl *match = NULL, *first = NULL;
+  bool is_template = false;
+  for (int i = 0; i < d->n; i++) {
+    if (strcmp(d->items[i].name, name) != 0)
+      continue;
+    if (d->items[i].kind == CXCursor_FunctionTemplate)
+      is_template = true;
+    if (d->items[i].kind != CXCursor_FunctionDecl)
+      continue;
+    if (!first)
+      first = &d->items[i];
+    if (!match && signature_matches(cat, d->items[i].cursor, &r->accumulator, &r->accumulator, second))
+      match = &d->items[i];
+  }
+  if (!first) {
+    if (is_template)
+      diag_error(cur->path, "%s: '%s' is a function template in the headers; gpugen calls plain functions (%s)", jpath,
+                 name, want);
+    else
+      diag_error(cur->path, "%s: function '%s' is not declared in the headers%s", jpath, name,
+                 suggest_decl(d, name, CXCursor_FunctionDecl));
+    return false;
+  }
+  if (!match) {
+    diag_error(cursor_place(first->cursor), "%s '%s' is '%s' here, but %s (%s in %s) needs %s, with each argument by "
+               "value or by const reference", role, name, take(clang_getTypeSpelling(clang_getCursorType(first->cursor))),
+               r->name, jpath, cur->path, want);
+    return false;
+  }
+  Spaces s = {0};
+  clang_visitChildren(match->cursor, visit_attrs, &s);
+  if (!s.device) {
+    diag_error(cursor_place(match->cursor), "%s '%s' is a host function, which GPU code cannot call (%s in %s); declare "
+               "it __host__ __device__, e.g. through a macro that is empty for plain C compilers: "
+               "#ifdef __CUDACC__ / #define HD __host__ __device__ / #else / #define HD / #endif", role, name, jpath,
+               cur->path);
+    return false;
+  }
+  return s.host;
+}
+
+static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
+  for (int i = 0; i < spec->nreductions; i++) {
+    Reduction *r = &spec->reductions[i];
+    if (r->op != OP_NONE) {
+      r->host_reference = true;
+      continue;
+    }
+    bool host = check_function(cat, d, r, "combine", r->combine, &r->accumulator);
+    if (r->fold)
+      host = check_function(cat, d, r, "fold", r->fold, &r->input) && host;
+    r->host_reference = host;
+    if (!host && diag_count() == 0)
+      diag_note(spec->path, "%s: '%s' runs on the GPU only, so no CPU reference %s_%s_host is emitted", r->path,
+                r->name, spec->module, r->name);
+  }
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+static const char **absolute_headers(const Spec *spec) {
+  const char **h = ARENA_ARRAY(const char *, spec->nheaders);
+  for (int i = 0; i < spec->nheaders; i++)
+    h[i] = spec->headers[i][0] == '/' ? spec->headers[i] : arena_printf("%s/%s", spec->dir, spec->headers[i]);
+  return h;
+}
+
+static Catalog find_all(const Decls *d, Spec *spec, bool report) {
+  Catalog cat = {ARENA_ARRAY(Found, spec->ntypes)};
+  for (int i = 0; i < spec->ntypes; i++) {
+    const char *spelling = spec->types[i]->name;
+    cat.found[i] = find_struct(d, spec->types[i], &spelling, report);
+    if (report)
+      spec->types[i]->c_spelling = spelling;
+  }
+  return cat;
+}
+
+void clang_check_spec(Spec *spec, const ClangOptions *opts) {
+  cur = spec;
+  for (int i = 0; i < spec->ntypes; i++)
+    spec->types[i]->c_spelling = spec->types[i]->name;
+  for (int i = 0; i < spec->nreductions; i++)
+    spec->reductions[i].host_reference = spec->reductions[i].op != OP_NONE;
+  if (spec->nheaders == 0)
+    return;
+  const char **headers = absolute_headers(spec);
+  Parsed host = {0}, gpu = {0};
+  if (!parse_headers(headers, spec->nheaders, opts, false, &host)) {
+    dispose(&host);
+    return;
+  }
+  Decls decls = collect_decls(host.tu);
+  Catalog cat = find_all(&decls, spec, true);
+  for (int i = 0; i < spec->ntypes; i++)
+    if (cat.found[i].found)
+      check_struct(&cat, spec->types[i], &cat.found[i]);
+  check_reductions(&cat, &decls, spec);
+
+  if (parse_headers(headers, spec->nheaders, opts, true, &gpu)) {
+    Decls gdecls = collect_decls(gpu.tu);
+    Catalog gcat = find_all(&gdecls, spec, false);
+    for (int i = 0; i < spec->ntypes; i++)
+      if (cat.found[i].found && gcat.found[i].found)
+        compare_sides(spec->types[i], &cat.found[i], &gcat.found[i]);
+      else if (cat.found[i].found)
+        diag_error(cursor_place(cat.found[i].decl), "'%s' (%s) is not defined when the header is compiled for the GPU",
+                   spec->types[i]->name, spec->types[i]->path);
+  }
+  dispose(&gpu);
+  dispose(&host);
+}
+
+/* ---- gpugen init ------------------------------------------------------------ */
+
+typedef struct {
+  const char *name;
+  CXType type;
+  CXCursor decl;
+} InitType;
+
+static int init_find(const InitType *list, int n, CXCursor decl) {
+  for (int i = 0; i < n; i++)
+    if (clang_equalCursors(clang_getCanonicalCursor(list[i].decl), clang_getCanonicalCursor(decl)))
+      return i;
+  return -1;
+}
+
+/* Adds the struct and, first, the structs its fields use. */
+static bool init_add(const Decls *d, InitType *list, int *n, int max, const char *name, CXType type, CXCursor decl) {
+  if (init_find(list, *n, decl) >= 0)
+    return true;
+  FieldList *fields = ARENA_NEW(FieldList);
+  clang_Type_visitFields(type, collect_field, fields);
+  bool ok = fields->n > 0;
+  if (!ok)
+    diag_error(cursor_place(decl), "'%s' has no fields", name);
+  for (int i = 0; i < fields->n; i++) {
+    CXType elem;
+    long long count;
+    const char *why = unsupported_field(fields->cursors[i], &elem, &count);
+    ScalarKind k;
+    if (why) {
+      diag_error(cursor_place(fields->cursors[i]), "field '%s' of '%s' is %s", take(clang_getCursorSpelling(fields->cursors[i])), name, why);
+      ok = false;
+    } else if (!scalar_of(elem, &k) && elem.kind == CXType_Record) {
+      CXCursor nested = clang_getTypeDeclaration(elem);
+      const char *nested_name = take(clang_getCursorSpelling(nested));
+      /* prefer a typedef name that refers to this struct */
+      for (int j = 0; j < d->n; j++)
+        if (d->items[j].kind == CXCursor_TypedefDecl &&
+            clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(clang_getCanonicalType(
+                                   clang_getTypedefDeclUnderlyingType(d->items[j].cursor)))),
+                               clang_getCanonicalCursor(nested)))
+          nested_name = d->items[j].name;
+      ok = init_add(d, list, n, max, nested_name, elem, nested) && ok;
+    } else if (!scalar_of(elem, &k)) {
+      diag_error(cursor_place(fields->cursors[i]), "field '%s' of '%s' has type '%s', which gpugen does not support",
+                 take(clang_getCursorSpelling(fields->cursors[i])), name, take(clang_getTypeSpelling(elem)));
+      ok = false;
+    }
+  }
+  if (*n == max) {
+    diag_error(NULL, "too many types");
+    return false;
+  }
+  list[(*n)++] = (InitType){name, type, decl};
+  return ok;
+}
+
+static const char *field_type_name(const InitType *list, int n, CXType elem) {
+  ScalarKind k;
+  if (scalar_of(elem, &k))
+    return scalar_info[k].spelling;
+  int i = init_find(list, n, clang_getTypeDeclaration(elem));
+  return i >= 0 ? list[i].name : "?";
+}
+
+bool clang_spec_skeleton(const char *header, const char *header_in_spec, const char *const *dirs_in_spec,
+                         const char *const *types, int ntypes, const ClangOptions *opts, Buf *out) {
+  static Spec none = {.path = "gpugen init"};
+  cur = &none;
+  Parsed p = {0};
+  const char *abs = absolute_path(header);
+  if (!parse_headers(&abs, 1, opts, false, &p)) {
+    dispose(&p);
+    return false;
+  }
+  Decls d = collect_decls(p.tu);
+  InitType list[256];
+  int n = 0;
+  bool ok = true;
+  for (int i = 0; i < ntypes; i++) {
+    Type probe = {.name = types[i], .path = arena_printf("argument '%s'", types[i])};
+    const char *spelling;
+    Found f = find_struct(&d, &probe, &spelling, true);
+    if (f.found)
+      ok = init_add(&d, list, &n, 256, types[i], f.type, f.decl) && ok;
+    else
+      ok = false;
+  }
+  if (ok) {
+    const char *base = strrchr(header, '/');
+    char *module = arena_strdup(base ? base + 1 : header);
+    for (char *c = module; *c; c++)
+      if (*c == '.')
+        *c = 0;
+      else if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+        *c = '_';
+    buf_printf(out, "{\n  \"gpugen\": 1,\n  \"module\": \"%s\",\n  \"headers\": [\"%s\"],\n", module, header_in_spec);
+    if (opts->ninclude_dirs) {
+      buf_put(out, "  \"include_dirs\": [");
+      for (int i = 0; i < opts->ninclude_dirs; i++)
+        buf_printf(out, "%s\"%s\"", i ? ", " : "", dirs_in_spec[i]);
+      buf_put(out, "],\n");
+    }
+    buf_put(out, "  \"targets\": [\"sm_75\", \"sm_80\", \"sm_90\"],\n  \"types\": [\n");
+    for (int i = 0; i < n; i++) {
+      FieldList *fields = ARENA_NEW(FieldList);
+      clang_Type_visitFields(list[i].type, collect_field, fields);
+      buf_printf(out, "    {\"name\": \"%s\", \"fields\": [", list[i].name);
+      for (int j = 0; j < fields->n; j++) {
+        CXType elem;
+        long long count;
+        unsupported_field(fields->cursors[j], &elem, &count);
+        bool array = clang_getCanonicalType(clang_getCursorType(fields->cursors[j])).kind == CXType_ConstantArray;
+        buf_printf(out, "%s\n      {\"name\": \"%s\", \"type\": \"%s\"", j ? "," : "",
+                   take(clang_getCursorSpelling(fields->cursors[j])), field_type_name(list, n, elem));
+        if (array)
+          buf_printf(out, ", \"count\": %lld", count);
+        buf_put(out, "}");
+      }
+      long long align = clang_Type_getAlignOf(list[i].type);
+      long long natural = 1;
+      for (int j = 0; j < fields->n; j++) {
+        CXType elem;
+        long long count;
+        unsupported_field(fields->cursors[j], &elem, &count);
+        long long a = clang_Type_getAlignOf(elem);
+        if (a > natural)
+          natural = a;
+      }
+      buf_put(out, "\n    ]");
+      if (align > natural)
+        buf_printf(out, ", \"align\": %lld", align);
+      buf_printf(out, "}%s\n", i + 1 < n ? "," : "");
+    }
+    buf_put(out, "  ]\n}\n");
+  }
+  dispose(&p);
+  return ok;
+}

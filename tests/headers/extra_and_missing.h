@@ -1,0 +1,4 @@
+typedef struct SumSq {
+  int sum;
+  int count;
+} SumSq;

@@ -1,0 +1,3 @@
+struct SumSq;
+typedef struct Opaque Opaque;
+typedef int NotAStruct;

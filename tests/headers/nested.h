@@ -1,0 +1,6 @@
+struct Inner { int a; };
+struct Other { int a; };
+struct Outer {
+  struct Other in;
+  double w;
+};

@@ -1,0 +1,5 @@
+typedef struct SumSq {
+  int sum
+  long long sumsq;
+} SumSq;
+#include "no_such_header.h"

@@ -1,0 +1,5 @@
+enum Color { RED, GREEN };
+typedef struct Node {
+  struct Node *next;
+  enum Color color;
+} Node;

@@ -1,0 +1,4 @@
+typedef struct SumSq {
+  long long sumsq;
+  int sum;
+} SumSq;
