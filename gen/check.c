@@ -426,9 +426,11 @@ static void check_reduction(Spec *s, Reduction *r) {
     check_identity_value(r->identity, &r->accumulator, false, 1);
 }
 
-/* Reduction R of module M becomes M_R, M_R_temp_bytes, M_R_host, M_R_warp
- * and M_R_block; the module itself has M_tuning and friends. */
-static const char *const reduction_suffixes[] = {"", "_temp_bytes", "_host", "_warp", "_block"};
+/* Reduction R of module M becomes M_R, M_R_temp_bytes, M_R_host, M_R_warp,
+ * M_R_block, M_R_identity, M_R_kernel (and M_R_result for argmin/argmax);
+ * the module itself has M_tuning and friends. */
+static const char *const reduction_suffixes[] = {"", "_temp_bytes", "_host", "_warp", "_block", "_identity",
+                                                  "_result", "_kernel"};
 static const char *const module_symbols[] = {"tuning", "tuning_for_arch", "device_tuning"};
 
 static bool emits_symbol(const char *reduction, const char *symbol) {
@@ -472,6 +474,43 @@ static void check_reductions(Spec *s) {
   }
 }
 
+/* argmin/argmax return {value, index}: a struct gpugen defines and lays out
+ * like any spec type (so it gets shuffles, ldg and layout checks). */
+static void add_result_types(Spec *s) {
+  int extra = 0;
+  for (int i = 0; i < s->nreductions; i++)
+    extra += s->reductions[i].op == OP_ARGMIN || s->reductions[i].op == OP_ARGMAX;
+  if (!extra)
+    return;
+  Type **types = ARENA_ARRAY(Type *, s->ntypes + extra);
+  Type **ordered = ARENA_ARRAY(Type *, s->ntypes + extra);
+  for (int i = 0; i < s->ntypes; i++) {
+    types[i] = s->types[i];
+    ordered[i] = s->types_ordered[i];
+  }
+  for (int i = 0; i < s->nreductions; i++) {
+    Reduction *r = &s->reductions[i];
+    if (r->op != OP_ARGMIN && r->op != OP_ARGMAX)
+      continue;
+    Type *t = ARENA_NEW(Type);
+    t->name = arena_printf("%s_%s_result", s->module, r->name);
+    t->c_spelling = t->name;
+    t->path = r->path;
+    t->synthetic = true;
+    t->nfields = 2;
+    t->fields = ARENA_ARRAY(Field, 2);
+    t->fields[0] = (Field){.name = "value", .path = r->path, .ref = r->input, .count = 1};
+    t->fields[1] = (Field){.name = "index", .path = r->path, .ref = {.spelling = "long long", .is_scalar = true,
+                                                                      .scalar = SC_LLONG}, .count = 1};
+    t->order = s->ntypes;
+    types[s->ntypes] = ordered[s->ntypes] = t;
+    s->ntypes++;
+    r->accumulator = (TypeRef){.spelling = t->name, .type = t};
+  }
+  s->types = types;
+  s->types_ordered = ordered;
+}
+
 void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
   cur = s;
   check_name(s->module, "module", "module name");
@@ -484,4 +523,6 @@ void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
   bool types_ok = check_types(s);
   if (types_ok)
     check_reductions(s);
+  if (types_ok && diag_count() == 0 && s->module)
+    add_result_types(s);
 }

@@ -547,6 +547,8 @@ static const char **absolute_headers(const Spec *spec) {
 static Catalog find_all(const Decls *d, Spec *spec, bool report) {
   Catalog cat = {ARENA_ARRAY(Found, spec->ntypes)};
   for (int i = 0; i < spec->ntypes; i++) {
+    if (spec->types[i]->synthetic)
+      continue;
     const char *spelling = spec->types[i]->name;
     cat.found[i] = find_struct(d, spec->types[i], &spelling, report);
     if (report)
@@ -558,7 +560,8 @@ static Catalog find_all(const Decls *d, Spec *spec, bool report) {
 void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   cur = spec;
   for (int i = 0; i < spec->ntypes; i++)
-    spec->types[i]->c_spelling = spec->types[i]->name;
+    if (!spec->types[i]->synthetic)
+      spec->types[i]->c_spelling = spec->types[i]->name;
   for (int i = 0; i < spec->nreductions; i++)
     spec->reductions[i].host_reference = spec->reductions[i].op != OP_NONE;
   if (spec->nheaders == 0)
@@ -572,7 +575,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   Decls decls = collect_decls(host.tu);
   Catalog cat = find_all(&decls, spec, true);
   for (int i = 0; i < spec->ntypes; i++)
-    if (cat.found[i].found)
+    if (cat.found[i].found && !spec->types[i]->synthetic)
       check_struct(&cat, spec->types[i], &cat.found[i]);
   check_reductions(&cat, &decls, spec);
 
@@ -580,7 +583,9 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
     Decls gdecls = collect_decls(gpu.tu);
     Catalog gcat = find_all(&gdecls, spec, false);
     for (int i = 0; i < spec->ntypes; i++)
-      if (cat.found[i].found && gcat.found[i].found)
+      if (spec->types[i]->synthetic)
+        continue;
+      else if (cat.found[i].found && gcat.found[i].found)
         compare_sides(spec->types[i], &cat.found[i], &gcat.found[i]);
       else if (cat.found[i].found)
         diag_error(cursor_place(cat.found[i].decl), "'%s' (%s) is not defined when the header is compiled for the GPU",

@@ -151,5 +151,8 @@ void emit_device(const Spec *spec, OutputSet *out) {
     emit_shared_mem(b, spec, t->name, t->name, t->align);
     emit_words_type(b, t->name, &t->shuffle, &t->load, t->used, t->size);
   }
-  template_emit(b, TMPL, "epilogue", kv);
+  emit_reduce_device(spec, b);
+  template_emit(b, TMPL, "namespace_end", kv);
+  emit_reduce_device_api(spec, b);
+  template_emit(b, TMPL, "guard_end", kv);
 }

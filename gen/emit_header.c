@@ -6,13 +6,16 @@
 
 #define TMPL "header.h.tmpl"
 
+static bool is_half(const TypeRef *r) { return r->is_scalar && (r->scalar == SC_HALF || r->scalar == SC_BF16); }
+
 static bool uses_half_types(const Spec *spec) {
   for (int i = 0; i < spec->ntypes; i++)
-    for (int f = 0; f < spec->types[i]->nfields; f++) {
-      const TypeRef *r = &spec->types[i]->fields[f].ref;
-      if (r->is_scalar && (r->scalar == SC_HALF || r->scalar == SC_BF16))
+    for (int f = 0; f < spec->types[i]->nfields; f++)
+      if (is_half(&spec->types[i]->fields[f].ref))
         return true;
-    }
+  for (int i = 0; i < spec->nreductions; i++)
+    if (is_half(&spec->reductions[i].input) || is_half(&spec->reductions[i].accumulator))
+      return true;
   return false;
 }
 
@@ -68,14 +71,16 @@ void emit_header(const Spec *spec, OutputSet *out) {
       const char *abs = h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h);
       buf_printf(b, "#include \"%s\"\n", relative_path(out->out_dir, abs));
     }
-  } else {
-    for (int i = 0; i < spec->ntypes; i++)
-      emit_struct(b, spec->types_ordered[i]);
   }
+  for (int i = 0; i < spec->ntypes; i++)
+    if (!spec->nheaders || spec->types_ordered[i]->synthetic)
+      emit_struct(b, spec->types_ordered[i]);
   if (spec->ntypes)
     buf_put(b, "\n/* Layout checks */\n");
   for (int i = 0; i < spec->ntypes; i++)
     emit_layout_asserts(b, spec->types_ordered[i]);
   buf_put(b, "\n");
   template_emit(b, TMPL, "api", kv);
+  emit_reduce_declarations(spec, b);
+  template_emit(b, TMPL, "api_end", kv);
 }

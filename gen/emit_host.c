@@ -1,4 +1,5 @@
-/* <module>.cu: the host side; for now the run-time tuning selection. */
+/* <module>.cu: the host side: the run-time tuning selection, and the
+ * reduction kernels with their host API (emit_reduce.c). */
 #include "gpugen.h"
 
 #define TMPL "host.cu.tmpl"
@@ -23,4 +24,5 @@ void emit_host(const Spec *spec, OutputSet *out) {
   if (!tuned) /* C++ has no empty arrays; arch 0 never matches */
     buf_put(b, "  {0, {0, 0, 0}}, /* no per-target tuning in the spec */\n");
   template_emit(b, TMPL, "tuning_for_arch", kv);
+  emit_reduce_host(spec, b);
 }

@@ -113,6 +113,11 @@ void emit_header(const Spec *spec, OutputSet *out);   /* <module>.h */
 void emit_device(const Spec *spec, OutputSet *out);   /* <module>.cuh */
 void emit_host(const Spec *spec, OutputSet *out);     /* <module>.cu */
 void emit_build(const Spec *spec, OutputSet *out);    /* <module>.mk */
+/* emit_reduce.c: the reductions' parts of <module>.cuh, .h and .cu */
+void emit_reduce_device(const Spec *spec, Buf *b);      /* inside namespace M */
+void emit_reduce_device_api(const Spec *spec, Buf *b);  /* after it: M_R_warp, M_R_block, M_R_identity */
+void emit_reduce_declarations(const Spec *spec, Buf *b);
+void emit_reduce_host(const Spec *spec, Buf *b);
 /* shared by the emitters (emit_common.c) */
 const char *type_c_spelling(const TypeRef *r);        /* in plain C */
 const char *type_cuda_spelling(const TypeRef *r);     /* in CUDA C++ */

@@ -79,6 +79,7 @@ struct Type {
   Field *fields;
   int nfields;
   int explicit_align;  /* "align" key, 0 when absent */
+  bool synthetic;      /* made by gpugen (argmin/argmax results), never from headers */
   /* filled by layout.c */
   int size, align;
   unsigned char *used; /* size bytes: 1 where a byte belongs to some field */

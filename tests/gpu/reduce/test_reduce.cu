@@ -1,0 +1,260 @@
+// GPU tests of the generated reductions (cases.inc, from make_cases.py).
+// For every case: n in {0, 1, 31, 32, 33, 1023, 1024, 1025, 65537, 2^20+7,
+// 2^26+3} against the CPU reference, an input at d_in + 1, garbage in the
+// temporary storage and the output, two streams at once with their own temp,
+// 10 repeated runs bitwise equal, and bad arguments refused. Integer and
+// ordered results must equal the CPU reference bit for bit; float inputs
+// are chosen so every summation order is exact, except the REAL cases,
+// which are checked against the documented error bound. One int8 sum runs
+// over more than 2^31 elements.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+#include <vector>
+#include "r_floats.cuh"
+#include "r_signed.cuh"
+#include "r_structs.cuh"
+#include "r_unsigned.cuh"
+#include "r_user.cuh"
+
+#define CUDA_CHECK(call)                                                                   \
+  do {                                                                                     \
+    cudaError_t e_ = (call);                                                               \
+    if (e_ != cudaSuccess) {                                                               \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(2);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+static long passed, failed;
+static bool check(bool ok, const char *name, const char *what, size_t n) {
+  if (ok)
+    passed++;
+  else if (++failed <= 200)
+    std::printf("FAIL %s: %s (n = %zu)\n", name, what, n);
+  return ok;
+}
+
+// ---- inputs --------------------------------------------------------------
+enum InputClass { GENERAL, PROD, TIES, SMALL, REAL };
+
+static unsigned long long mix(unsigned long long x) { // splitmix64
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+template <class T> static void fill_scalar(T &x, unsigned long long h, InputClass cls) {
+  if constexpr (std::is_floating_point<T>::value) {
+    if (cls == PROD)
+      x = (h & 1) ? T(1) : T(-1); // products of +-1 are exact in any order
+    else if (cls == REAL)
+      x = T((h >> 11) * (1.0 / 9007199254740992.0)); // [0, 1)
+    else
+      x = T(int(h % 9) - 4) / T(8); // multiples of 1/8: partial sums stay exact
+  } else if (cls == TIES) {
+    x = T(h % 16); // many equal values: argmin/argmax must pick the lowest index
+  } else if (cls == SMALL) {
+    x = T(int(h % 2001) - 1000);
+  } else {
+    x = T(h);
+  }
+}
+
+template <class T> static void fill_field(T &x, unsigned long long h, InputClass cls, int &field) {
+  fill_scalar(x, mix(h + 977ULL * (unsigned)field++), cls);
+}
+template <class T, size_t N> static void fill_field(T (&x)[N], unsigned long long h, InputClass cls, int &field) {
+  for (size_t i = 0; i < N; i++)
+    fill_field(x[i], h, cls, field);
+}
+#define FILL_BEGIN(type)                                                    \
+  static void fill_struct(type &x, unsigned long long h, InputClass cls) { \
+    std::memset(&x, 0xA5, sizeof x); /* padding holds noise */             \
+    int field = 0;
+#define FILL_FIELD(f, count) fill_field(x.f, h, cls, field);
+#define FILL_END }
+#define CASE(...)
+#include "cases.inc"
+#undef CASE
+#undef FILL_BEGIN
+#undef FILL_FIELD
+#undef FILL_END
+
+template <class T> static void fill(T *v, size_t n, InputClass cls, unsigned long long seed) {
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; i++) {
+    if constexpr (std::is_arithmetic<T>::value)
+      fill_scalar(v[i], mix(i ^ seed), cls);
+    else
+      fill_struct(v[i], mix(i ^ seed), cls);
+  }
+}
+
+// ---- one case ---------------------------------------------------------------
+enum Compare { EXACT, FLOAT_BOUND, WELFORD };
+
+template <class IN, class ACC> struct Case {
+  const char *name;
+  cudaError_t (*run)(const IN *, size_t, ACC *, void *, size_t, cudaStream_t);
+  ACC (*host)(const IN *, size_t);
+  size_t (*temp_bytes)(size_t);
+  bool (*equal)(const ACC &, const ACC &); // the module's bits_equal
+  InputClass cls;
+  Compare cmp;
+};
+
+template <class IN, class ACC>
+static bool close_enough(const Case<IN, ACC> &c, const ACC &got, const ACC &want, const IN *in, size_t n) {
+  if constexpr (std::is_same<ACC, float>::value && std::is_same<IN, float>::value) {
+    if (c.cmp == FLOAT_BOUND) {
+      // the documented bound: |gpu - sequential| <= 2 * n * eps * sum |x|
+      double abs_sum = 0;
+      for (size_t i = 0; i < n; i++)
+        abs_sum += std::fabs((double)in[i]);
+      return std::fabs((double)got - (double)want) <= 2.0 * (double)n * 1.1920929e-7 * abs_sum;
+    }
+  }
+  if constexpr (std::is_same<ACC, Welford>::value) {
+    if (c.cmp == WELFORD) {
+      // against exact double-precision statistics (the float CPU reference
+      // itself drifts once n passes 2^24, where n += 1.0f stops counting)
+      double mean = 0, m2 = 0;
+      for (size_t i = 0; i < n; i++)
+        mean += in[i];
+      mean = n ? mean / (double)n : 0;
+      for (size_t i = 0; i < n; i++)
+        m2 += ((double)in[i] - mean) * ((double)in[i] - mean);
+      return std::fabs(got.n - (double)n) <= 1e-5 * (double)n + 0.5 &&
+             std::fabs(got.mean - mean) <= 1e-4 * (std::fabs(mean) + 1e-3) &&
+             std::fabs(got.m2 - m2) <= 1e-3 * (m2 + 1e-3);
+    }
+  }
+  return c.equal(got, want);
+}
+
+static const size_t sizes[] = {0, 1, 31, 32, 33, 1023, 1024, 1025, 65537, (1u << 20) + 7, (1u << 26) + 3};
+static const size_t max_n = (1u << 26) + 3;
+
+template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
+  std::unique_ptr<IN[]> h_buf(new IN[max_n]); // left uninitialised: fill writes every byte
+  IN *h_in = h_buf.get();
+  fill(h_in, max_n, c.cls, 0x5eed);
+  IN *d_buf;
+  CUDA_CHECK(cudaMalloc(&d_buf, (max_n + 1) * sizeof(IN)));
+  CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
+  size_t tb = c.temp_bytes(max_n);
+  void *d_temp, *d_temp2;
+  ACC *d_out;
+  CUDA_CHECK(cudaMalloc(&d_temp, tb));
+  CUDA_CHECK(cudaMalloc(&d_temp2, tb));
+  CUDA_CHECK(cudaMalloc(&d_out, 4 * sizeof(ACC)));
+  auto gpu = [&](const IN *in, size_t n, void *temp, cudaStream_t s, ACC *out) {
+    CUDA_CHECK(cudaMemsetAsync(temp, 0xA5, tb, s)); // garbage in temp and out
+    CUDA_CHECK(cudaMemsetAsync(out, 0x5A, sizeof(ACC), s));
+    CUDA_CHECK(c.run(in, n, out, temp, tb, s));
+  };
+  auto fetch = [&](ACC *out) {
+    ACC r;
+    CUDA_CHECK(cudaMemcpy(&r, out, sizeof r, cudaMemcpyDeviceToHost));
+    return r;
+  };
+  std::vector<ACC> want(sizeof sizes / sizeof sizes[0]);
+  for (size_t i = 0; i < want.size(); i++)
+    want[i] = c.host(h_in, sizes[i]);
+
+  for (size_t i = 0; i < want.size(); i++) {
+    gpu(d_buf, sizes[i], d_temp, 0, d_out);
+    check(close_enough(c, fetch(d_out), want[i], h_in, sizes[i]), c.name, "matches the CPU reference", sizes[i]);
+  }
+  // d_in + 1: the same values one element further on
+  CUDA_CHECK(cudaMemcpy(d_buf + 1, h_in, ((1u << 20) + 7) * sizeof(IN), cudaMemcpyHostToDevice));
+  for (size_t n : {(size_t)1025, (size_t)65537, (size_t)(1u << 20) + 7}) {
+    gpu(d_buf + 1, n, d_temp, 0, d_out);
+    size_t i = n == 1025 ? 7 : n == 65537 ? 8 : 9;
+    check(close_enough(c, fetch(d_out), want[i], h_in, n), c.name, "input at d_in + 1", n);
+  }
+  CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
+  // two streams at once, each with its own temp
+  cudaStream_t s1, s2;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  gpu(d_buf, max_n, d_temp, s1, d_out);
+  gpu(d_buf, sizes[9], d_temp2, s2, d_out + 1);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  check(close_enough(c, fetch(d_out), want[10], h_in, max_n), c.name, "stream 1 of 2", max_n);
+  check(close_enough(c, fetch(d_out + 1), want[9], h_in, sizes[9]), c.name, "stream 2 of 2", sizes[9]);
+  CUDA_CHECK(cudaStreamDestroy(s1));
+  CUDA_CHECK(cudaStreamDestroy(s2));
+  // run to run: bitwise the same
+  for (size_t n : {sizes[9], max_n}) {
+    gpu(d_buf, n, d_temp, 0, d_out);
+    ACC first = fetch(d_out);
+    bool same = true;
+    for (int r = 0; r < 10; r++) {
+      gpu(d_buf, n, r % 2 ? d_temp : d_temp2, 0, d_out);
+      same = same && c.equal(fetch(d_out), first);
+    }
+    check(same, c.name, "10 repeated runs are bitwise equal", n);
+  }
+  // bad arguments launch nothing
+  check(c.run(d_buf, 10, nullptr, d_temp, tb, 0) == cudaErrorInvalidValue, c.name, "NULL d_out refused", 10);
+  check(c.run(nullptr, 10, d_out, d_temp, tb, 0) == cudaErrorInvalidValue, c.name, "NULL d_in refused", 10);
+  check(c.run(d_buf, 10, d_out, nullptr, tb, 0) == cudaErrorInvalidValue, c.name, "NULL d_temp refused", 10);
+  check(c.run(d_buf, 10, d_out, d_temp, tb - 1, 0) == cudaErrorInvalidValue, c.name, "small temp refused", 10);
+  CUDA_CHECK(cudaFree(d_buf));
+  CUDA_CHECK(cudaFree(d_temp));
+  CUDA_CHECK(cudaFree(d_temp2));
+  CUDA_CHECK(cudaFree(d_out));
+}
+
+// More than 2^31 elements: 64-bit indexing.
+static void run_huge() {
+  const size_t n = (1ull << 31) + 5;
+  std::unique_ptr<int8_t[]> h(new int8_t[n]);
+  fill(h.get(), n, GENERAL, 0xb16);
+  long long want = r_user_widen_host(h.get(), n);
+  int8_t *d;
+  CUDA_CHECK(cudaMalloc(&d, n));
+  CUDA_CHECK(cudaMemcpy(d, h.get(), n, cudaMemcpyHostToDevice));
+  size_t tb = r_user_widen_temp_bytes(n);
+  void *temp;
+  long long *out, got = 0;
+  CUDA_CHECK(cudaMalloc(&temp, tb));
+  CUDA_CHECK(cudaMalloc(&out, sizeof got));
+  CUDA_CHECK(r_user_widen(d, n, out, temp, tb, 0));
+  CUDA_CHECK(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost));
+  check(got == want, "widen", "int8 sum over more than 2^31 elements", n);
+  CUDA_CHECK(cudaFree(d));
+  CUDA_CHECK(cudaFree(temp));
+  CUDA_CHECK(cudaFree(out));
+}
+
+#define CASE(module, red, in_t, acc_t, cls, cmp)                                                              \
+  {                                                                                                          \
+    Case<in_t, acc_t> c = {#module "_" #red, module##_##red, module##_##red##_host, module##_##red##_temp_bytes, \
+                           [](const acc_t &a, const acc_t &b) { return module::bits_equal(a, b); }, cls, cmp}; \
+    long before = failed;                                                                                    \
+    run_case(c);                                                                                             \
+    std::printf("%s %s\n", failed == before ? "ok  " : "FAIL", c.name);                                      \
+    std::fflush(stdout);                                                                                     \
+  }
+#define FILL_BEGIN(type)
+#define FILL_FIELD(f, count)
+#define FILL_END
+
+int main(int argc, char **argv) {
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("reduce: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+  (void)argc;
+  (void)argv;
+#include "cases.inc"
+  run_huge();
+  std::printf("reduce: %ld passed, %ld failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
