@@ -53,6 +53,8 @@ $(BUILD)/templates.o: $(BUILD)/templates.c
 demo: all
 	./gpugen -v -o $(DEMO_OUT) $(DEMO_SPEC)
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT) MODULE=mytypes
+	./gpugen -v -o $(DEMO_OUT)/maxsub examples/maxsub/maxsub.json
+	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/maxsub MODULE=maxsub maxsub
 
 $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)

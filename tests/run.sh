@@ -203,14 +203,14 @@ PY
 # target with warnings as errors, the C header with gcc -std=c11, and each
 # shuffle is exactly one shfl.sync per word of its plan.
 suite_compile() {
-  for spec in specs/mytypes.json tests/golden/*.json tests/gpu/gputest.json; do
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json; do
     name=$(basename "$spec" .json)
     out=$WORK/compile/$name/out
     work=$WORK/compile/$name/work
     mkdir -p "$work"
     if ! err=$("$GPUGEN" -o "$out" "$spec" 2>&1); then fail "compile $name: gpugen failed" "$err"; continue; fi
     module=$(sed -n 's/^\([A-Za-z0-9_]*\)_DIR := .*/\1/p' "$out"/*.mk)
-    if log=$(make -s -f tests/compile/check.mk OUT="$out" MODULE="$module" WORK="$work" 2>&1); then
+    if log=$(make -s -j2 -f tests/compile/check.mk OUT="$out" MODULE="$module" WORK="$work" 2>&1); then
       ok "compile $name: nvcc -Werror for every target, gcc -std=c11, g++"
     else
       fail "compile $name" "$log"
@@ -268,14 +268,17 @@ suite_gpu() {
     echo "skipped: no GPU (GPU tests run with 'make test-gpu' on a machine with one)"
     return
   fi
-  if log=$(make -s -C tests/gpu BUILD="$WORK/gpu" 2>&1); then
-    printf '%s\n' "$log"
-    n=$(printf '%s\n' "$log" | sed -n 's/^gpu: \([0-9]*\) passed, 0 failed$/\1/p')
-    passed=$((passed + ${n:-0}))
-    [ -n "$n" ] || fail "gpu: no summary line" "$log"
-  else
-    fail "gpu tests" "$log"
-  fi
+  local dir label
+  for dir in tests/gpu tests/gpu/reduce; do
+    label=$(basename "$dir")
+    if log=$(make -s -C "$dir" BUILD="$WORK/$label" 2>&1); then
+      printf '%s\n' "$log" | grep -v '^ok'
+      n=$(printf '%s\n' "$log" | sed -n 's/^[a-z]*: \([0-9]*\) passed, 0 failed$/\1/p')
+      if [ -n "$n" ]; then passed=$((passed + n)); else fail "$dir: no summary line" "$log"; fi
+    else
+      fail "$dir" "$log"
+    fi
+  done
 }
 
 suites=("$@")

@@ -5,7 +5,7 @@ NVCC      ?= nvcc
 CUDA_HOME := $(abspath $(dir $(shell command -v $(NVCC)))..)
 NVFLAGS   := -std=c++17 -O2 -Werror all-warnings $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
 
-.PHONY: run
+.PHONY: run maxsub
 run: $(OUT)/demo_tuning $(OUT)/demo_particles
 	$(OUT)/demo_tuning
 	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_particles; \
@@ -19,3 +19,11 @@ $(OUT)/demo_tuning: examples/tuning.c $(OUT)/$(MODULE).o
 	g++ -o $@ $(OUT)/tuning.o $(OUT)/$(MODULE).o -L$(CUDA_HOME)/lib64 -lcudart
 $(OUT)/demo_particles: examples/particles.cu $(OUT)/$(MODULE).o
 	$(NVCC) $(NVFLAGS) -o $@ $< $(OUT)/$(MODULE).o
+
+# examples/maxsub: an ordered reduction called from plain C
+maxsub: $(OUT)/demo_maxsub
+	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_maxsub; \
+	 else echo "demo_maxsub built; skipped running it: no GPU"; fi
+$(OUT)/demo_maxsub: examples/maxsub/main.c $(OUT)/$(MODULE).o
+	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/main.o $<
+	g++ -o $@ $(OUT)/main.o $(OUT)/$(MODULE).o -L$(CUDA_HOME)/lib64 -lcudart

@@ -87,6 +87,12 @@ typedef struct Welford {
   float m2; /* offset 8 */
 } Welford;
 
+/* 16 bytes, align 8 */
+typedef struct basic_best_result {
+  double value; /* offset 0 */
+  long long index; /* offset 8 */
+} basic_best_result;
+
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(Rgb) == 3, "Rgb: size differs from the spec");
 GPUGEN_STATIC_ASSERT(GPUGEN_ALIGNOF(Rgb) == 1, "Rgb: alignment differs from the spec");
@@ -140,6 +146,12 @@ GPUGEN_STATIC_ASSERT(offsetof(Welford, mean) == 4, "Welford.mean: offset differs
 GPUGEN_STATIC_ASSERT(sizeof(((Welford *)0)->mean) == 4, "Welford.mean: size differs from the spec");
 GPUGEN_STATIC_ASSERT(offsetof(Welford, m2) == 8, "Welford.m2: offset differs from the spec");
 GPUGEN_STATIC_ASSERT(sizeof(((Welford *)0)->m2) == 4, "Welford.m2: size differs from the spec");
+GPUGEN_STATIC_ASSERT(sizeof(basic_best_result) == 16, "basic_best_result: size differs from the spec");
+GPUGEN_STATIC_ASSERT(GPUGEN_ALIGNOF(basic_best_result) == 8, "basic_best_result: alignment differs from the spec");
+GPUGEN_STATIC_ASSERT(offsetof(basic_best_result, value) == 0, "basic_best_result.value: offset differs from the spec");
+GPUGEN_STATIC_ASSERT(sizeof(((basic_best_result *)0)->value) == 8, "basic_best_result.value: size differs from the spec");
+GPUGEN_STATIC_ASSERT(offsetof(basic_best_result, index) == 8, "basic_best_result.index: offset differs from the spec");
+GPUGEN_STATIC_ASSERT(sizeof(((basic_best_result *)0)->index) == 8, "basic_best_result.index: size differs from the spec");
 
 #ifdef __cplusplus
 extern "C" {
@@ -158,6 +170,36 @@ basic_tuning basic_tuning_for_arch(int arch);
 
 /* The same for CUDA device ordinal `device`. */
 cudaError_t basic_device_tuning(int device, basic_tuning *out);
+
+/* total: sum of int8_t into long long. */
+size_t basic_total_temp_bytes(size_t n);
+cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+long long basic_total_host(const int8_t *h_in, size_t n);
+
+/* fmax: max of float into float. */
+size_t basic_fmax_temp_bytes(size_t n);
+cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+float basic_fmax_host(const float *h_in, size_t n);
+
+/* best: argmax of double into basic_best_result. */
+size_t basic_best_temp_bytes(size_t n);
+cudaError_t basic_best(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+basic_best_result basic_best_host(const double *h_in, size_t n);
+
+/* mask: bit_or of IntLL into IntLL. */
+size_t basic_mask_temp_bytes(size_t n);
+cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+IntLL basic_mask_host(const IntLL *h_in, size_t n);
+
+/* lo: min of Short3 into Short3. */
+size_t basic_lo_temp_bytes(size_t n);
+cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+Short3 basic_lo_host(const Short3 *h_in, size_t n);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "userhdr.h"
 
@@ -568,6 +570,353 @@ __host__ __device__ __forceinline__ bool bits_equal(const Welford &a, const Welf
   return detail::bytes_equal(pa + 0, pb + 0, 12);
 }
 
+/* ---- reductions ---- */
+namespace detail {
+
+/* ---- reductions: shared machinery ---- */
+
+/* Integer arithmetic wraps (in unsigned arithmetic, so overflow is defined
+ * and every summation order gives the same bits). */
+template <class T> struct wide_unsigned { typedef unsigned int type; };
+template <> struct wide_unsigned<long> { typedef unsigned long long type; };
+template <> struct wide_unsigned<unsigned long> { typedef unsigned long long type; };
+template <> struct wide_unsigned<long long> { typedef unsigned long long type; };
+template <> struct wide_unsigned<unsigned long long> { typedef unsigned long long type; };
+
+template <class T> __host__ __device__ __forceinline__ T sum_of(T a, T b) {
+  typedef typename wide_unsigned<T>::type U;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+template <class T> __host__ __device__ __forceinline__ T prod_of(T a, T b) {
+  typedef typename wide_unsigned<T>::type U;
+  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+}
+template <class T> __host__ __device__ __forceinline__ T min_of(T a, T b) { return b < a ? b : a; }
+template <class T> __host__ __device__ __forceinline__ T max_of(T a, T b) { return a < b ? b : a; }
+template <class T> __host__ __device__ __forceinline__ T and_of(T a, T b) { return static_cast<T>(a & b); }
+template <class T> __host__ __device__ __forceinline__ T or_of(T a, T b) { return static_cast<T>(a | b); }
+template <class T> __host__ __device__ __forceinline__ T xor_of(T a, T b) { return static_cast<T>(a ^ b); }
+
+/* Floating min/max ignore NaN (IEEE minNum/maxNum), so any order gives
+ * the same value. */
+#define GPUGEN_FLOAT_OPS(T, TO_FLOAT, FROM_FLOAT, FMIN, FMAX)                                                      \
+  template <> __host__ __device__ __forceinline__ T sum_of<T>(T a, T b) { return FROM_FLOAT(TO_FLOAT(a) + TO_FLOAT(b)); } \
+  template <> __host__ __device__ __forceinline__ T prod_of<T>(T a, T b) { return FROM_FLOAT(TO_FLOAT(a) * TO_FLOAT(b)); } \
+  template <> __host__ __device__ __forceinline__ T min_of<T>(T a, T b) { return FROM_FLOAT(FMIN(TO_FLOAT(a), TO_FLOAT(b))); } \
+  template <> __host__ __device__ __forceinline__ T max_of<T>(T a, T b) { return FROM_FLOAT(FMAX(TO_FLOAT(a), TO_FLOAT(b))); }
+#define GPUGEN_SAME(x) (x)
+GPUGEN_FLOAT_OPS(float, GPUGEN_SAME, GPUGEN_SAME, fminf, fmaxf)
+GPUGEN_FLOAT_OPS(double, GPUGEN_SAME, GPUGEN_SAME, fmin, fmax)
+GPUGEN_FLOAT_OPS(__half, __half2float, __float2half, fminf, fmaxf)
+GPUGEN_FLOAT_OPS(__nv_bfloat16, __bfloat162float, __float2bfloat16, fminf, fmaxf)
+#undef GPUGEN_FLOAT_OPS
+#undef GPUGEN_SAME
+template <> __host__ __device__ __forceinline__ bool min_of<bool>(bool a, bool b) { return a && b; }
+template <> __host__ __device__ __forceinline__ bool max_of<bool>(bool a, bool b) { return a || b; }
+
+/* Equality and less-than for argmin/argmax (half types through float). */
+template <class T> __host__ __device__ __forceinline__ bool same(T a, T b) { return a == b; }
+template <> __host__ __device__ __forceinline__ bool same<__half>(__half a, __half b) { return __half2float(a) == __half2float(b); }
+template <> __host__ __device__ __forceinline__ bool same<__nv_bfloat16>(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __bfloat162float(a) == __bfloat162float(b);
+}
+template <class T> __host__ __device__ __forceinline__ bool less(T a, T b) { return a < b; }
+template <> __host__ __device__ __forceinline__ bool less<__half>(__half a, __half b) { return __half2float(a) < __half2float(b); }
+template <> __host__ __device__ __forceinline__ bool less<__nv_bfloat16>(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __bfloat162float(a) < __bfloat162float(b);
+}
+
+/* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
+ * CUB's nominal items do, so wider elements take fewer. */
+__host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
+  return items_per_thread * 4 / group_bytes < 1 ? 1 : (items_per_thread * 4 / group_bytes > 16 ? 16 : items_per_thread * 4 / group_bytes);
+}
+
+/* Loads a block-written partial through L2 (other SMs wrote it). */
+template <class T> __device__ __forceinline__ T load_cg(const T *p) {
+  T r;
+  if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+    unsigned int w[sizeof(T) / 4];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T) / 4; ++i)
+      w[i] = __ldcg(reinterpret_cast<const unsigned int *>(p) + i);
+    memcpy(&r, w, sizeof(T));
+  } else {
+    unsigned char b[sizeof(T)];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T); ++i)
+      b[i] = __ldcg(reinterpret_cast<const unsigned char *>(p) + i);
+    memcpy(&r, b, sizeof(T));
+  }
+  return r;
+}
+
+/* Reduces a warp's values in lane order (an ordered tree: at each step lane
+ * l, a multiple of 2*offset, appends lane l+offset's range); lane 0 ends
+ * with the result. Correct for non-commutative operators. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset);
+    if ((lane & (2 * offset - 1)) == 0)
+      v = Op::combine(v, other);
+  }
+  return v;
+}
+
+/* Reduces a block's values in thread order; thread 0 ends with the result.
+ * Needs blockDim.x to be a multiple of 32 and scratch for 32 values. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  v = warp_reduce<Op>(v);
+  if (lane == 0)
+    scratch[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < warps ? scratch[lane] : Op::identity();
+    v = warp_reduce<Op>(v);
+  }
+  __syncthreads(); /* scratch may be reused right after */
+  return v;
+}
+
+/* Loads group g: U whole elements that fill VEC 16-byte words exactly
+ * (VECTOR), or one element with ldg's plan. */
+template <class T, int U, int VEC, bool VECTOR>
+__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if (VECTOR) {
+    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
+    uint4 w[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; ++i)
+      w[i] = __ldg(p + i);
+    memcpy(x, w, sizeof w);
+  } else {
+    x[0] = ldg(in + g);
+  }
+}
+
+/* One warp's contiguous range of groups [begin, end): the warp's partial
+ * in lane 0. Commutative operators keep K accumulators per lane across
+ * tiles (independent chains for costly folds) with lane-strided, coalesced
+ * groups; ordered ones give each lane K consecutive groups per tile and
+ * append each tile's warp total to a running value, in order. */
+template <class Op, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_warp_range(const typename Op::input_type *in, size_t begin,
+                                                                    size_t end, size_t first_index) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const int PER = VECTOR ? U : 1;
+  const int lane = threadIdx.x & 31;
+  A acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  if (Op::commutative) {
+    for (size_t base = begin; base < end; base += 32 * K) {
+      T x[K][PER];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        size_t g = base + k * 32 + lane;
+        if (g < end)
+          load_group<T, U, VEC, VECTOR>(in, g, x[k]);
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        size_t g = base + k * 32 + lane;
+        if (g < end) {
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            acc[k] = Op::fold(acc[k], x[k][u], first_index + g * PER + u);
+        }
+      }
+    }
+#pragma unroll
+    for (int k = 1; k < K; ++k)
+      acc[0] = Op::combine(acc[0], acc[k]);
+    return warp_reduce<Op>(acc[0]);
+  }
+  A running = Op::identity();
+  for (size_t base = begin; base < end; base += 32 * K) {
+    T x[K][PER];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      size_t g = base + lane * K + k;
+      if (g < end)
+        load_group<T, U, VEC, VECTOR>(in, g, x[k]);
+    }
+    A lane_total = Op::identity();
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      size_t g = base + lane * K + k;
+      if (g < end) {
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          lane_total = Op::fold(lane_total, x[k][u], first_index + g * PER + u);
+      }
+    }
+    A tile = warp_reduce<Op>(lane_total);
+    running = Op::combine(running, tile);
+  }
+  return running;
+}
+
+/* The whole device-wide reduction in one launch. Block b's warps take
+ * consecutive ranges of the groups; each block writes its partial; the last
+ * block to take a ticket merges the partials in block order and adds the
+ * peeled head and tail elements. */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+__device__ __forceinline__ void reduce_device(const typename Op::input_type *in, size_t n, size_t head, bool vector,
+                                              typename Op::acc_type *out, typename Op::acc_type *partials,
+                                              unsigned int *ticket) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  __shared__ bool is_last;
+  const int warps = BLOCK / 32, warp = threadIdx.x >> 5;
+  const size_t per_group = vector && U > 0 ? U : 1;
+  const size_t groups = (n - head) / per_group;
+  const size_t total_warps = (size_t)gridDim.x * warps;
+  const size_t per_warp = (groups + total_warps - 1) / total_warps;
+  const size_t gw = (size_t)blockIdx.x * warps + warp;
+  const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
+  const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
+  A v;
+  if constexpr (U > 0) {
+    if (vector)
+      v = reduce_warp_range<Op, U, VEC, true, K_VECTOR>(in + head, begin, end, head);
+    else
+      v = reduce_warp_range<Op, 1, 1, false, K_ELEMENT>(in + head, begin, end, head);
+  } else {
+    v = reduce_warp_range<Op, 1, 1, false, K_ELEMENT>(in + head, begin, end, head);
+  }
+  if ((threadIdx.x & 31) == 0)
+    scratch[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = (int)(threadIdx.x & 31) < warps ? scratch[threadIdx.x] : Op::identity();
+    v = warp_reduce<Op>(v);
+    if (threadIdx.x == 0) {
+      partials[blockIdx.x] = v;
+      __threadfence();
+      is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+  }
+  __syncthreads();
+  if (!is_last)
+    return;
+  __threadfence();
+  /* Merge: thread t takes a contiguous run of partials, in order. */
+  const unsigned int nparts = gridDim.x, run = (nparts + BLOCK - 1) / BLOCK;
+  A m = Op::identity();
+  for (unsigned int i = threadIdx.x * run; i < nparts && i < (threadIdx.x + 1) * run; ++i)
+    m = Op::combine(m, load_cg(partials + i));
+  m = block_reduce<Op>(m, scratch);
+  if (threadIdx.x == 0) {
+    A h = Op::identity(), t = Op::identity();
+    for (size_t i = 0; i < head; ++i)
+      h = Op::fold(h, ldg(in + i), i);
+    for (size_t i = head + groups * per_group; i < n; ++i)
+      t = Op::fold(t, ldg(in + i), i);
+    *out = Op::combine(Op::combine(h, m), t);
+  }
+}
+
+} // namespace detail
+
+namespace detail {
+
+/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
+constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
+
+/* maxsub: maxsub_fold then maxsub_combine over int into MaxSub, ordered (non-commutative) */
+struct maxsub_op {
+  typedef int input_type;
+  typedef MaxSub acc_type;
+  static constexpr bool commutative = false;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r.sum = static_cast<long long>(0LL);
+    r.best_prefix = static_cast<long long>(-4611686018427387904LL);
+    r.best_suffix = static_cast<long long>(-4611686018427387904LL);
+    r.best = static_cast<long long>(-4611686018427387904LL);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return maxsub_combine(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return maxsub_fold(a, x);
+  }
+};
+
+/* variance: welford_fold then welford_combine over float into Welford, commutative */
+struct variance_op {
+  typedef float input_type;
+  typedef Welford acc_type;
+  static constexpr bool commutative = true;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r.n = static_cast<float>(0x0p+0);
+    r.mean = static_cast<float>(0x0p+0);
+    r.m2 = static_cast<float>(0x0p+0);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return welford_combine(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return welford_fold(a, x);
+  }
+};
+} // namespace detail
+
 } // namespace userhdr
+
+/* maxsub: for the user's own kernels (docs/emitted.md). */
+__device__ __forceinline__ MaxSub userhdr_maxsub_identity() { return userhdr::detail::maxsub_op::identity(); }
+/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
+__device__ __forceinline__ MaxSub userhdr_maxsub_warp(MaxSub v) {
+  v = userhdr::detail::warp_reduce<userhdr::detail::maxsub_op>(v);
+  return userhdr::shfl_sync(0xffffffffu, v, 0);
+}
+/* Reduces v over the block in thread order; blockDim.x must be a multiple of
+ * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
+ * bytes of static shared memory. */
+__device__ __forceinline__ MaxSub userhdr_maxsub_block(MaxSub v) {
+  __shared__ MaxSub scratch[33];
+  v = userhdr::detail::block_reduce<userhdr::detail::maxsub_op>(v, scratch);
+  if (threadIdx.x == 0)
+    scratch[32] = v;
+  __syncthreads();
+  v = scratch[32];
+  __syncthreads();
+  return v;
+}
+
+/* variance: for the user's own kernels (docs/emitted.md). */
+__device__ __forceinline__ Welford userhdr_variance_identity() { return userhdr::detail::variance_op::identity(); }
+/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
+__device__ __forceinline__ Welford userhdr_variance_warp(Welford v) {
+  v = userhdr::detail::warp_reduce<userhdr::detail::variance_op>(v);
+  return userhdr::shfl_sync(0xffffffffu, v, 0);
+}
+/* Reduces v over the block in thread order; blockDim.x must be a multiple of
+ * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
+ * bytes of static shared memory. */
+__device__ __forceinline__ Welford userhdr_variance_block(Welford v) {
+  __shared__ Welford scratch[33];
+  v = userhdr::detail::block_reduce<userhdr::detail::variance_op>(v, scratch);
+  if (threadIdx.x == 0)
+    scratch[32] = v;
+  __syncthreads();
+  v = scratch[32];
+  __syncthreads();
+  return v;
+}
 
 #endif /* GPUGEN_USERHDR_CUH */

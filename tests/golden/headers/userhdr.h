@@ -65,6 +65,18 @@ userhdr_tuning userhdr_tuning_for_arch(int arch);
 /* The same for CUDA device ordinal `device`. */
 cudaError_t userhdr_device_tuning(int device, userhdr_tuning *out);
 
+/* maxsub: maxsub_fold/maxsub_combine of int into MaxSub, in input order. */
+size_t userhdr_maxsub_temp_bytes(size_t n);
+cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+MaxSub userhdr_maxsub_host(const int *h_in, size_t n);
+
+/* variance: welford_fold/welford_combine of float into Welford. */
+size_t userhdr_variance_temp_bytes(size_t n);
+cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+Welford userhdr_variance_host(const float *h_in, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

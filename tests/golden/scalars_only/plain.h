@@ -22,6 +22,20 @@
 #define GPUGEN_ALIGNAS(n) _Alignas(n)
 #endif
 #endif
+/* C has no __half or __nv_bfloat16: there, such fields get a storage struct
+ * of the same size and alignment (move the bits with memcpy). */
+#ifndef GPUGEN_HALF_TYPES
+#define GPUGEN_HALF_TYPES
+#ifdef __cplusplus
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+typedef __half gpugen_half;
+typedef __nv_bfloat16 gpugen_bfloat16;
+#else
+typedef struct gpugen_half { unsigned short bits; } gpugen_half;
+typedef struct gpugen_bfloat16 { unsigned short bits; } gpugen_bfloat16;
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +54,24 @@ plain_tuning plain_tuning_for_arch(int arch);
 
 /* The same for CUDA device ordinal `device`. */
 cudaError_t plain_device_tuning(int device, plain_tuning *out);
+
+/* count: sum of bool into int. */
+size_t plain_count_temp_bytes(size_t n);
+cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+int plain_count_host(const bool *h_in, size_t n);
+
+/* hsum: sum of __half into float. */
+size_t plain_hsum_temp_bytes(size_t n);
+cudaError_t plain_hsum(const gpugen_half *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+float plain_hsum_host(const gpugen_half *h_in, size_t n);
+
+/* bits: bit_xor of uint64_t into uint64_t. */
+size_t plain_bits_temp_bytes(size_t n);
+cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+uint64_t plain_bits_host(const uint64_t *h_in, size_t n);
 
 #ifdef __cplusplus
 }

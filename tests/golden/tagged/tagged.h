@@ -65,6 +65,17 @@ tagged_tuning tagged_tuning_for_arch(int arch);
 /* The same for CUDA device ordinal `device`. */
 cudaError_t tagged_device_tuning(int device, tagged_tuning *out);
 
+/* range: minmax_fold/minmax_combine of float into MinMax. */
+size_t tagged_range_temp_bytes(size_t n);
+cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+
+/* last_span: window_combine of Window into Window, in input order. */
+size_t tagged_last_span_temp_bytes(size_t n);
+cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+Window tagged_last_span_host(const Window *h_in, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -212,6 +212,45 @@ template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
   CUDA_CHECK(cudaFree(d_out));
 }
 
+// M_R_warp and M_R_block in a user kernel, with an ordered operator: each
+// thread folds its element, then warps and the block combine in order.
+__global__ void warp_block_kernel(const int *in, Hash *warp_out, Hash *block_out) {
+  Hash mine = hash_fold(r_user_polyhash_identity(), in[blockIdx.x * blockDim.x + threadIdx.x]);
+  Hash w = r_user_polyhash_warp(mine);
+  Hash b = r_user_polyhash_block(mine);
+  if (threadIdx.x % 32 == 0)
+    warp_out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = w;
+  if (threadIdx.x == 0)
+    block_out[blockIdx.x] = b;
+}
+
+static void run_warp_block() {
+  const int blocks = 4, threads = 256, n = blocks * threads;
+  std::vector<int> h(n);
+  fill(h.data(), n, GENERAL, 0x3a3a);
+  int *d;
+  Hash *dw, *db;
+  CUDA_CHECK(cudaMalloc(&d, n * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&dw, n / 32 * sizeof(Hash)));
+  CUDA_CHECK(cudaMalloc(&db, blocks * sizeof(Hash)));
+  CUDA_CHECK(cudaMemcpy(d, h.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  warp_block_kernel<<<blocks, threads>>>(d, dw, db);
+  std::vector<Hash> w(n / 32), b(blocks);
+  CUDA_CHECK(cudaMemcpy(w.data(), dw, w.size() * sizeof(Hash), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(b.data(), db, b.size() * sizeof(Hash), cudaMemcpyDeviceToHost));
+  bool ok = true;
+  for (int i = 0; i < n / 32; i++)
+    ok = ok && r_user::bits_equal(w[i], r_user_polyhash_host(h.data() + 32 * i, 32));
+  check(ok, "polyhash", "r_user_polyhash_warp in lane order", 32);
+  ok = true;
+  for (int i = 0; i < blocks; i++)
+    ok = ok && r_user::bits_equal(b[i], r_user_polyhash_host(h.data() + threads * i, threads));
+  check(ok, "polyhash", "r_user_polyhash_block in thread order", threads);
+  CUDA_CHECK(cudaFree(d));
+  CUDA_CHECK(cudaFree(dw));
+  CUDA_CHECK(cudaFree(db));
+}
+
 // More than 2^31 elements: 64-bit indexing.
 static void run_huge() {
   const size_t n = (1ull << 31) + 5;
@@ -254,6 +293,7 @@ int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
 #include "cases.inc"
+  run_warp_block();
   run_huge();
   std::printf("reduce: %ld passed, %ld failed\n", passed, failed);
   return failed ? 1 : 0;
