@@ -1,0 +1,247 @@
+// gpugen's reductions against CUB's DeviceReduce and the memory-read
+// ceiling, in one process, on the same buffers. Each figure is the mean time
+// per call over many back-to-back calls after warm-up (CUDA events), shown
+// as GB/s of input read. Writes a table to stdout and CSV to argv[1].
+#include <cub/cub.cuh>
+#include <cuda/std/functional>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include "bench.cuh"
+
+#define CUDA_CHECK(call)                                                                   \
+  do {                                                                                     \
+    cudaError_t e_ = (call);                                                               \
+    if (e_ != cudaSuccess) {                                                               \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(2);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+// ---- CUB's side: the same operators ----------------------------------------
+struct ToSumSq {
+  __device__ SumSq operator()(int x) const { return sumsq_fold(SumSq{0, 0}, x); }
+};
+struct SumSqCombine {
+  __device__ SumSq operator()(const SumSq &a, const SumSq &b) const { return sumsq_combine(a, b); }
+};
+struct ToWelford {
+  __device__ Welford operator()(float x) const { return Welford{1.0f, x, 0.0f}; }
+};
+struct WelfordCombine {
+  __device__ Welford operator()(const Welford &a, const Welford &b) const { return welford_combine(a, b); }
+};
+struct Float3Add {
+  __device__ Float3 operator()(const Float3 &a, const Float3 &b) const { return Float3{a.x + b.x, a.y + b.y, a.z + b.z}; }
+};
+struct Short3Add {
+  __device__ Short3 operator()(const Short3 &a, const Short3 &b) const {
+    return Short3{(short)(a.a + b.a), (short)(a.b + b.b), (short)(a.c + b.c)};
+  }
+};
+
+// ---- the read ceiling: stream the same bytes with 16-byte loads -----------
+__global__ void read_ceiling(const int4 *__restrict__ p, size_t n4, int *sink) {
+  int4 acc = make_int4(0, 0, 0, 0);
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < n4; i += 4 * stride) {
+    int4 a = __ldg(p + i), b = __ldg(p + i + stride), c = __ldg(p + i + 2 * stride), d = __ldg(p + i + 3 * stride);
+    acc.x ^= a.x ^ b.x ^ c.x ^ d.x;
+    acc.y ^= a.y ^ b.y ^ c.y ^ d.y;
+    acc.z ^= a.z ^ b.z ^ c.z ^ d.z;
+    acc.w ^= a.w ^ b.w ^ c.w ^ d.w;
+  }
+  for (; i < n4; i += stride) {
+    int4 a = __ldg(p + i);
+    acc.x ^= a.x;
+    acc.y ^= a.y;
+    acc.z ^= a.z;
+    acc.w ^= a.w;
+  }
+  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff) // never in practice; keeps the loads
+    *sink = acc.x;
+}
+
+// ---- inputs -------------------------------------------------------------------
+__device__ unsigned int hash32(size_t i) {
+  unsigned long long x = i * 0x9e3779b97f4a7c15ULL;
+  x ^= x >> 31;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  return (unsigned int)(x >> 32);
+}
+__device__ void make(int &v, size_t i) { v = (int)(hash32(i) % 201) - 100; }
+__device__ void make(float &v, size_t i) { v = (float)(hash32(i) >> 8) * (1.0f / 16777216.0f); }
+__device__ void make(double &v, size_t i) { v = (double)(hash32(i) >> 8) * (1.0 / 16777216.0); }
+__device__ void make(Float3 &v, size_t i) { make(v.x, 3 * i), make(v.y, 3 * i + 1), make(v.z, 3 * i + 2); }
+__device__ void make(Short3 &v, size_t i) {
+  v.a = (short)(hash32(3 * i) % 7), v.b = (short)(hash32(3 * i + 1) % 7), v.c = (short)(hash32(3 * i + 2) % 7);
+}
+template <class T> __global__ void fill(T *p, size_t n) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    make(p[i], i);
+}
+
+// ---- timing -------------------------------------------------------------------
+static cudaEvent_t ev0, ev1;
+template <class F> static double time_us(F call, size_t bytes) {
+  int iters = (int)(0.02 * 3e12 / (double)(bytes ? bytes : 1));
+  iters = iters < 20 ? 20 : iters > 2000 ? 2000 : iters;
+  for (int i = 0; i < 5; i++)
+    call();
+  CUDA_CHECK(cudaEventRecord(ev0));
+  for (int i = 0; i < iters; i++)
+    call();
+  CUDA_CHECK(cudaEventRecord(ev1));
+  CUDA_CHECK(cudaEventSynchronize(ev1));
+  CUDA_CHECK(cudaGetLastError());
+  float ms;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
+  return ms * 1000.0 / iters;
+}
+
+static int ceiling_grid;
+static int *d_sink;
+static FILE *csv;
+static void *d_temp;
+static size_t temp_size = (size_t)256 << 20;
+
+static double ceiling_us(const void *p, size_t bytes) {
+  size_t n4 = bytes / 16;
+  return time_us([&] { read_ceiling<<<ceiling_grid, 256>>>((const int4 *)p, n4, d_sink); }, bytes);
+}
+
+static void row(const char *name, size_t n, size_t bytes, double g_us, double c_us, double r_us, const char *check) {
+  double g = bytes / g_us / 1e3, c = c_us > 0 ? bytes / c_us / 1e3 : 0, r = bytes / r_us / 1e3;
+  char cub_cols[96];
+  if (c_us > 0)
+    std::snprintf(cub_cols, sizeof cub_cols, "%9.2f %8.1f %6.2fx %6.2fx", c_us, c, c_us / g_us, g_us / c_us);
+  else
+    std::snprintf(cub_cols, sizeof cub_cols, "%9s %8s %7s %7s", "-", "-", "-", "-");
+  std::printf("%-8s %11zu %9.2f %8.1f %s %8.1f %5.1f%% %s\n", name, n, g_us, g, cub_cols, r, 100.0 * g / r, check);
+  std::fprintf(csv, "%s,%zu,%zu,%.3f,%.2f,%.3f,%.2f,%.3f,%.2f,%s\n", name, n, bytes, g_us, g, c_us, c, r_us, r, check);
+  std::fflush(stdout);
+}
+
+// sizes: 2^10 .. 2^28 elements by powers of 4, plus 1 GiB of input
+static std::vector<size_t> sizes_for(size_t elem) {
+  std::vector<size_t> s;
+  for (int e = 10; e <= 28; e += 2)
+    s.push_back((size_t)1 << e);
+  s.push_back(((size_t)1 << 30) / elem);
+  return s;
+}
+
+template <class T> static T *make_input(size_t max_n) {
+  T *d;
+  CUDA_CHECK(cudaMalloc(&d, max_n * sizeof(T)));
+  fill<<<1024, 256>>>(d, max_n);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return d;
+}
+
+template <class A> static A fetch(const A *d) {
+  A h;
+  CUDA_CHECK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+  return h;
+}
+static bool near(double a, double b) { return std::fabs(a - b) <= 1e-3 * (std::fabs(a) + std::fabs(b)) + 1e-6; }
+
+// One case: gpugen's call g(in, n, out), CUB's call c(in, n, out) (or none),
+// and a check of the two outputs.
+template <class T, class A, class G, class C, class Check>
+static void run(const char *name, G gpugen_call, C cub_call, Check same, bool has_cub) {
+  std::vector<size_t> sizes = sizes_for(sizeof(T));
+  T *in = make_input<T>(sizes.back());
+  A *out_g, *out_c;
+  CUDA_CHECK(cudaMalloc(&out_g, 64));
+  CUDA_CHECK(cudaMalloc(&out_c, 64));
+  for (size_t n : sizes) {
+    size_t bytes = n * sizeof(T);
+    double g = time_us([&] { CUDA_CHECK(gpugen_call(in, n, out_g)); }, bytes);
+    double c = has_cub ? time_us([&] { CUDA_CHECK(cub_call(in, n, out_c)); }, bytes) : 0;
+    double r = ceiling_us(in, bytes);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const char *check = has_cub ? (same(fetch(out_g), fetch(out_c)) ? "same" : "DIFFERENT") : "-";
+    row(name, n, bytes, g, c, r, check);
+  }
+  CUDA_CHECK(cudaFree(in));
+  CUDA_CHECK(cudaFree(out_g));
+  CUDA_CHECK(cudaFree(out_c));
+}
+
+int main(int argc, char **argv) {
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int cub_version = CUB_VERSION;
+  std::printf("# %s, %d SMs; CUDA runtime %d; CUB %d.%d.%d\n", prop.name, prop.multiProcessorCount, CUDART_VERSION,
+              cub_version / 100000, cub_version / 100 % 1000, cub_version % 100);
+  csv = std::fopen(argc > 1 ? argv[1] : "bench.csv", "w");
+  std::fprintf(csv, "case,n,bytes,gpugen_us,gpugen_GBps,cub_us,cub_GBps,ceiling_us,ceiling_GBps,check\n");
+  CUDA_CHECK(cudaEventCreate(&ev0));
+  CUDA_CHECK(cudaEventCreate(&ev1));
+  CUDA_CHECK(cudaMalloc(&d_sink, sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_temp, temp_size));
+  int per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_ceiling, 256, 0));
+  ceiling_grid = prop.multiProcessorCount * per_sm;
+  std::printf("%-8s %11s %9s %8s %9s %8s %7s %7s %8s %6s %s\n", "case", "n", "gpugen_us", "GB/s", "cub_us", "GB/s",
+              "vs_cub", "t/t_cub", "ceil", "%ceil", "check");
+  size_t tb = temp_size;
+  const cudaStream_t s = 0;
+  auto exact = [](auto a, auto b) { return bench::bits_equal(a, b); };
+
+  run<int, int>("int32", [&](const int *in, size_t n, int *o) { return bench_isum(in, n, o, d_temp, tb, s); },
+      [&](const int *in, size_t n, int *o) { size_t t = tb; return cub::DeviceReduce::Sum(d_temp, t, in, o, (long long)n, s); },
+      exact, true);
+  run<float, float>("float", [&](const float *in, size_t n, float *o) { return bench_fsum(in, n, o, d_temp, tb, s); },
+      [&](const float *in, size_t n, float *o) { size_t t = tb; return cub::DeviceReduce::Sum(d_temp, t, in, o, (long long)n, s); },
+      [](float a, float b) { return near(a, b); }, true);
+  run<double, double>("double", [&](const double *in, size_t n, double *o) { return bench_dsum(in, n, o, d_temp, tb, s); },
+      [&](const double *in, size_t n, double *o) { size_t t = tb; return cub::DeviceReduce::Sum(d_temp, t, in, o, (long long)n, s); },
+      [](double a, double b) { return near(a, b); }, true);
+  run<int, SumSq>("sumsq", [&](const int *in, size_t n, SumSq *o) { return bench_sumsq(in, n, o, d_temp, tb, s); },
+      [&](const int *in, size_t n, SumSq *o) {
+        size_t t = tb;
+        return cub::DeviceReduce::TransformReduce(d_temp, t, in, o, (long long)n, SumSqCombine{}, ToSumSq{}, SumSq{0, 0}, s);
+      },
+      exact, true);
+  run<float, Welford>("welford", [&](const float *in, size_t n, Welford *o) { return bench_welford(in, n, o, d_temp, tb, s); },
+      [&](const float *in, size_t n, Welford *o) {
+        size_t t = tb;
+        return cub::DeviceReduce::TransformReduce(d_temp, t, in, o, (long long)n, WelfordCombine{}, ToWelford{},
+                                                  Welford{0, 0, 0}, s);
+      },
+      [](Welford a, Welford b) { return near(a.n, b.n) && near(a.mean, b.mean) && near(a.m2, b.m2); }, true);
+  run<Float3, Float3>("struct12", [&](const Float3 *in, size_t n, Float3 *o) { return bench_f3sum(in, n, o, d_temp, tb, s); },
+      [&](const Float3 *in, size_t n, Float3 *o) {
+        size_t t = tb;
+        return cub::DeviceReduce::Reduce(d_temp, t, in, o, (long long)n, Float3Add{}, Float3{0, 0, 0}, s);
+      },
+      [](Float3 a, Float3 b) { return near(a.x, b.x) && near(a.y, b.y) && near(a.z, b.z); }, true);
+  run<Short3, Short3>("struct6", [&](const Short3 *in, size_t n, Short3 *o) { return bench_s3sum(in, n, o, d_temp, tb, s); },
+      [&](const Short3 *in, size_t n, Short3 *o) {
+        size_t t = tb;
+        return cub::DeviceReduce::Reduce(d_temp, t, in, o, (long long)n, Short3Add{}, Short3{0, 0, 0}, s);
+      },
+      exact, true);
+  // argmax: CUB writes the value and the index to two outputs
+  long long *d_index;
+  CUDA_CHECK(cudaMalloc(&d_index, sizeof(long long)));
+  run<float, bench_fargmax_result>("argmax",
+      [&](const float *in, size_t n, bench_fargmax_result *o) { return bench_fargmax(in, n, o, d_temp, tb, s); },
+      [&](const float *in, size_t n, bench_fargmax_result *o) {
+        size_t t = tb;
+        return cub::DeviceReduce::ArgMax(d_temp, t, in, &o->value, d_index, (long long)n, s);
+      },
+      [&](bench_fargmax_result a, bench_fargmax_result b) {
+        long long idx = fetch(d_index);
+        return a.value == b.value && a.index == idx;
+      },
+      true);
+  run<int, MaxSub>("maxsub", [&](const int *in, size_t n, MaxSub *o) { return bench_maxsub(in, n, o, d_temp, tb, s); },
+      [&](const int *, size_t, MaxSub *) { return cudaSuccess; }, exact, false);
+  std::fclose(csv);
+  return 0;
+}

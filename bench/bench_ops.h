@@ -1,0 +1,59 @@
+/* Operators for the benchmark spec (bench.json); CUB's side uses the same
+ * functions, so both compute the same thing. */
+#ifndef BENCH_OPS_H
+#define BENCH_OPS_H
+#ifdef __CUDACC__
+#define HD __host__ __device__
+#else
+#define HD
+#endif
+
+typedef struct SumSq { int sum; long long sumsq; } SumSq;
+typedef struct Welford { float n, mean, m2; } Welford;
+typedef struct Float3 { float x, y, z; } Float3;
+typedef struct Short3 { short a, b, c; } Short3;
+typedef struct MaxSub { long long sum, best_prefix, best_suffix, best; } MaxSub;
+
+static inline HD SumSq sumsq_fold(SumSq a, int x) {
+  a.sum += x;
+  a.sumsq += (long long)x * x;
+  return a;
+}
+static inline HD SumSq sumsq_combine(SumSq a, SumSq b) {
+  a.sum += b.sum;
+  a.sumsq += b.sumsq;
+  return a;
+}
+/* Welford: one IEEE division per folded element */
+static inline HD Welford welford_fold(Welford a, float x) {
+  a.n += 1.0f;
+  float delta = x - a.mean;
+  a.mean += delta / a.n;
+  a.m2 += delta * (x - a.mean);
+  return a;
+}
+static inline HD Welford welford_combine(Welford a, Welford b) {
+  float n = a.n + b.n;
+  if (n == 0.0f)
+    return a;
+  float delta = b.mean - a.mean;
+  Welford r;
+  r.n = n;
+  r.mean = a.mean + delta * (b.n / n);
+  r.m2 = a.m2 + b.m2 + delta * delta * (a.n * b.n / n);
+  return r;
+}
+static inline HD long long bench_max(long long a, long long b) { return a > b ? a : b; }
+static inline HD MaxSub maxsub_combine(MaxSub a, MaxSub b) {
+  MaxSub r;
+  r.sum = a.sum + b.sum;
+  r.best_prefix = bench_max(a.best_prefix, a.sum + b.best_prefix);
+  r.best_suffix = bench_max(b.best_suffix, b.sum + a.best_suffix);
+  r.best = bench_max(bench_max(a.best, b.best), a.best_suffix + b.best_prefix);
+  return r;
+}
+static inline HD MaxSub maxsub_fold(MaxSub a, int x) {
+  MaxSub one = {x, x, x, x};
+  return maxsub_combine(a, one);
+}
+#endif
