@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 #include "bench.cuh"
 
@@ -85,10 +86,15 @@ template <class T> __global__ void fill(T *p, size_t n) {
 
 // ---- timing -------------------------------------------------------------------
 static cudaEvent_t ev0, ev1;
+static int fixed_iters; /* BENCH_ITERS: for runs under compute-sanitizer */
+static const char *only_case; /* argv[2]: run one case */
+static size_t min_n;          /* argv[3]: skip smaller n */
 template <class F> static double time_us(F call, size_t bytes) {
   int iters = (int)(0.02 * 3e12 / (double)(bytes ? bytes : 1));
   iters = iters < 20 ? 20 : iters > 2000 ? 2000 : iters;
-  for (int i = 0; i < 5; i++)
+  if (fixed_iters)
+    iters = fixed_iters;
+  for (int i = 0; i < (fixed_iters ? 1 : 5); i++)
     call();
   CUDA_CHECK(cudaEventRecord(ev0));
   for (int i = 0; i < iters; i++)
@@ -152,12 +158,16 @@ static bool near(double a, double b) { return std::fabs(a - b) <= 1e-3 * (std::f
 // and a check of the two outputs.
 template <class T, class A, class G, class C, class Check>
 static void run(const char *name, G gpugen_call, C cub_call, Check same, bool has_cub) {
+  if (only_case && std::strcmp(only_case, name) != 0)
+    return;
   std::vector<size_t> sizes = sizes_for(sizeof(T));
   T *in = make_input<T>(sizes.back());
   A *out_g, *out_c;
   CUDA_CHECK(cudaMalloc(&out_g, 64));
   CUDA_CHECK(cudaMalloc(&out_c, 64));
   for (size_t n : sizes) {
+    if (n < min_n)
+      continue;
     size_t bytes = n * sizeof(T);
     double g = time_us([&] { CUDA_CHECK(gpugen_call(in, n, out_g)); }, bytes);
     double c = has_cub ? time_us([&] { CUDA_CHECK(cub_call(in, n, out_c)); }, bytes) : 0;
@@ -178,6 +188,9 @@ int main(int argc, char **argv) {
   std::printf("# %s, %d SMs; CUDA runtime %d; CUB %d.%d.%d\n", prop.name, prop.multiProcessorCount, CUDART_VERSION,
               cub_version / 100000, cub_version / 100 % 1000, cub_version % 100);
   csv = std::fopen(argc > 1 ? argv[1] : "bench.csv", "w");
+  only_case = argc > 2 ? argv[2] : nullptr;
+  min_n = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 0;
+  fixed_iters = std::getenv("BENCH_ITERS") ? std::atoi(std::getenv("BENCH_ITERS")) : 0;
   std::fprintf(csv, "case,n,bytes,gpugen_us,gpugen_GBps,cub_us,cub_GBps,ceiling_us,ceiling_GBps,check\n");
   CUDA_CHECK(cudaEventCreate(&ev0));
   CUDA_CHECK(cudaEventCreate(&ev1));
