@@ -161,7 +161,10 @@ static void run(const char *name, G gpugen_call, C cub_call, Check same, bool ha
   if (only_case && std::strcmp(only_case, name) != 0)
     return;
   std::vector<size_t> sizes = sizes_for(sizeof(T));
-  T *in = make_input<T>(sizes.back());
+  size_t max_n = 0;
+  for (size_t n : sizes)
+    max_n = n > max_n ? n : max_n;
+  T *in = make_input<T>(max_n); /* 2^28 elements can exceed the 1 GiB case */
   A *out_g, *out_c;
   CUDA_CHECK(cudaMalloc(&out_g, 64));
   CUDA_CHECK(cudaMalloc(&out_c, 64));
