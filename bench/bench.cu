@@ -87,7 +87,7 @@ template <class T> __global__ void fill(T *p, size_t n) {
 // ---- timing -------------------------------------------------------------------
 static cudaEvent_t ev0, ev1;
 static int fixed_iters; /* BENCH_ITERS: for runs under compute-sanitizer */
-static const char *only_case; /* argv[2]: run one case */
+static const char *only_case; /* argv[2]: run only these cases (comma-separated) */
 static size_t min_n;          /* argv[3]: skip smaller n */
 template <class F> static double time_us(F call, size_t bytes) {
   int iters = (int)(0.02 * 3e12 / (double)(bytes ? bytes : 1));
@@ -158,8 +158,17 @@ static bool near(double a, double b) { return std::fabs(a - b) <= 1e-3 * (std::f
 // and a check of the two outputs.
 template <class T, class A, class G, class C, class Check>
 static void run(const char *name, G gpugen_call, C cub_call, Check same, bool has_cub) {
-  if (only_case && std::strcmp(only_case, name) != 0)
-    return;
+  if (only_case) { /* a comma-separated list of case names */
+    bool listed = false;
+    for (const char *p = only_case; *p;) {
+      const char *e = std::strchr(p, ',');
+      size_t len = e ? (size_t)(e - p) : std::strlen(p);
+      listed |= len == std::strlen(name) && std::strncmp(p, name, len) == 0;
+      p += len + (e ? 1 : 0);
+    }
+    if (!listed)
+      return;
+  }
   std::vector<size_t> sizes = sizes_for(sizeof(T));
   size_t max_n = 0;
   for (size_t n : sizes)

@@ -225,8 +225,11 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   buf_printf(b, "  static %s __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {\n",
              space);
   if (r->op == OP_ARGMIN || r->op == OP_ARGMAX)
-    buf_put(b, "    acc_type one;\n    one.value = x;\n    one.index = static_cast<long long>(index);\n"
-               "    return combine(a, one);\n");
+    /* one accumulator sees indices in increasing order, so a strict
+     * comparison keeps the lowest index among equal values */
+    buf_printf(b, "    if (a.index < 0 ? !same(x, x) : !%s)\n      return a;\n"
+                  "    acc_type r;\n    r.value = x;\n    r.index = static_cast<long long>(index);\n    return r;\n",
+               r->op == OP_ARGMIN ? "less(x, a.value)" : "less(a.value, x)");
   else if (r->op == OP_NONE && r->fold)
     buf_printf(b, "    (void)index;\n    return %s(a, x);\n", r->fold);
   else if (r->op == OP_NONE)
