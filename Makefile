@@ -23,7 +23,7 @@ DEMO_SPEC = specs/mytypes.json
 DEMO_OUT  = out
 
 .DELETE_ON_ERROR:
-.PHONY: all deps demo test test-unit test-golden test-errors test-compile test-valgrind test-gpu \
+.PHONY: all deps demo bench bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu \
         golden-update clean
 all: deps gpugen
 
@@ -75,6 +75,12 @@ test-valgrind: all
 	@tests/run.sh valgrind
 test-gpu: all
 	@tests/run.sh gpu
+
+# Benchmarks (bench/): `make bench` needs a GPU; `make bench-compile` does not.
+bench: all
+	$(MAKE) -C bench bench
+bench-compile: all
+	$(MAKE) -C bench compile
 
 # Rewrites the expected files of tests/golden from the current gpugen.
 golden-update: all

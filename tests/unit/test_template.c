@@ -16,7 +16,7 @@ static void test_template_blocks(void **state) {
   Buf b = {0};
   const char *kv[] = {"MODULE", "m", NULL};
   template_emit(&b, "host.cu.tmpl", "prologue", kv);
-  assert_non_null(strstr(b.data, "#include \"m.h\""));
+  assert_non_null(strstr(b.data, "#include \"m.cuh\""));
   assert_null(strstr(b.data, "$("));
   assert_null(strstr(b.data, "@@"));
   buf_free(&b);

@@ -78,10 +78,22 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
   return cudaSuccess;
 }
 
-/* [alignment slack][ticket][max_grid partials], whatever n is. */
+/* A fresh 64-bit flag tag per call (never 0, what cleared flags and fresh
+ * memory hold): a process-wide counter, mixed so that garbage patterns are
+ * unlikely to match. */
+unsigned long long next_tag() {
+  static unsigned long long counter;
+  unsigned long long x = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x ? x : 1;
+}
+
+/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
 size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
   size_t a = acc_align > 16 ? acc_align : 16;
-  return a + a + max_grid * acc_size;
+  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
 }
 
 /* Where the vector path starts: the first of the next 15 elements that sits
@@ -100,15 +112,15 @@ bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
 /* ---- total ----
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::total_op, basic::detail::tuned_block, 16, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
-                              basic::detail::groups_per_lane(basic::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, ticket);
+                              basic::detail::element_groups_per_lane(basic::detail::tuned_items, 1)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t basic_total_temp_bytes(size_t n) {
@@ -130,17 +142,15 @@ extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_ou
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 1, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)basic::detail::groups_per_lane(c.items, vector ? 16 : 1);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
+                                                      : basic::detail::element_groups_per_lane(c.items, 1));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (long long *)(base + align), ticket);
+  basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (long long *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
@@ -155,15 +165,15 @@ extern "C" long long basic_total_host(const int8_t *h_in, size_t n) {
 /* ---- fmax ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_fmax_kernel(const float *in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::fmax_op, basic::detail::tuned_block, 4, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
-                              basic::detail::groups_per_lane(basic::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, ticket);
+                              basic::detail::element_groups_per_lane(basic::detail::tuned_items, 4)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t basic_fmax_temp_bytes(size_t n) {
@@ -185,17 +195,15 @@ extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, voi
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 4, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)basic::detail::groups_per_lane(c.items, vector ? 16 : 4);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
+                                                      : basic::detail::element_groups_per_lane(c.items, 4));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (float *)(base + align), ticket);
+  basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (float *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
@@ -210,15 +218,15 @@ extern "C" float basic_fmax_host(const float *h_in, size_t n) {
 /* ---- best ----
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_best_kernel(const double *in, size_t n, size_t head, bool vector, basic_best_result *out, basic_best_result *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::best_op, basic::detail::tuned_block, 2, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
-                              basic::detail::groups_per_lane(basic::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, ticket);
+                              basic::detail::element_groups_per_lane(basic::detail::tuned_items, 8)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t basic_best_temp_bytes(size_t n) {
@@ -240,17 +248,15 @@ extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_resul
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 8, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)basic::detail::groups_per_lane(c.items, vector ? 16 : 8);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
+                                                      : basic::detail::element_groups_per_lane(c.items, 8));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(basic_best_result) > 16 ? alignof(basic_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (basic_best_result *)(base + align), ticket);
+  basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (basic_best_result *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
@@ -265,15 +271,15 @@ extern "C" basic_best_result basic_best_host(const double *h_in, size_t n) {
 /* ---- mask ----
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_mask_kernel(const IntLL *in, size_t n, size_t head, bool vector, IntLL *out, IntLL *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::mask_op, basic::detail::tuned_block, 1, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
-                              basic::detail::groups_per_lane(basic::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, ticket);
+                              basic::detail::element_groups_per_lane(basic::detail::tuned_items, 16)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t basic_mask_temp_bytes(size_t n) {
@@ -295,17 +301,15 @@ extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, voi
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 16, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)basic::detail::groups_per_lane(c.items, vector ? 16 : 16);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
+                                                      : basic::detail::element_groups_per_lane(c.items, 16));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(IntLL) > 16 ? alignof(IntLL) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (IntLL *)(base + align), ticket);
+  basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (IntLL *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
@@ -320,15 +324,15 @@ extern "C" IntLL basic_mask_host(const IntLL *h_in, size_t n) {
 /* ---- lo ----
  * Input: 6-byte elements are read as groups of 8 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_lo_kernel(const Short3 *in, size_t n, size_t head, bool vector, Short3 *out, Short3 *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::lo_op, basic::detail::tuned_block, 8, 3,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 48),
-                              basic::detail::groups_per_lane(basic::detail::tuned_items, 6)>(
-      in, n, head, vector, out, partials, ticket);
+                              basic::detail::element_groups_per_lane(basic::detail::tuned_items, 6)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t basic_lo_temp_bytes(size_t n) {
@@ -350,17 +354,15 @@ extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, voi
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 6, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)basic::detail::groups_per_lane(c.items, vector ? 48 : 6);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 48)
+                                                      : basic::detail::element_groups_per_lane(c.items, 6));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(Short3) > 16 ? alignof(Short3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (Short3 *)(base + align), ticket);
+  basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (Short3 *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 

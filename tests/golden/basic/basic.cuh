@@ -889,9 +889,15 @@ template <> __host__ __device__ __forceinline__ bool less<__nv_bfloat16>(__nv_bf
 }
 
 /* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
- * CUB's nominal items do, so wider elements take fewer. */
+ * CUB's nominal items do, so wider elements take fewer. The element-by-
+ * element fallback takes at most 4 (it only serves inputs that cannot be
+ * aligned, and its registers count against every kernel). */
 __host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
   return items_per_thread * 4 / group_bytes < 1 ? 1 : (items_per_thread * 4 / group_bytes > 16 ? 16 : items_per_thread * 4 / group_bytes);
+}
+
+__host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, int size) {
+  return groups_per_lane(items_per_thread, size) > 4 ? 4 : groups_per_lane(items_per_thread, size);
 }
 
 /* Loads a block-written partial through L2 (other SMs wrote it). */
@@ -978,22 +984,29 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_range(const typenam
   for (int k = 0; k < K; ++k)
     acc[k] = Op::identity();
   if (Op::commutative) {
-    for (size_t base = begin; base < end; base += 32 * K) {
+    size_t base = begin;
+    /* full tiles: no bounds checks, all K loads issued before any fold */
+    for (; base + 32 * K <= end; base += 32 * K) {
       T x[K][PER];
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        size_t g = base + k * 32 + lane;
-        if (g < end)
-          load_group<T, U, VEC, VECTOR>(in, g, x[k]);
-      }
+      for (int k = 0; k < K; ++k)
+        load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        size_t g = base + k * 32 + lane;
-        if (g < end) {
+      for (int k = 0; k < K; ++k)
 #pragma unroll
-          for (int u = 0; u < PER; ++u)
-            acc[k] = Op::fold(acc[k], x[k][u], first_index + g * PER + u);
-        }
+        for (int u = 0; u < PER; ++u)
+          acc[k] = Op::fold(acc[k], x[k][u], first_index + (base + k * 32 + lane) * PER + u);
+    }
+    /* the last, partial tile */
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      size_t g = base + k * 32 + lane;
+      if (g < end) {
+        T x[PER];
+        load_group<T, U, VEC, VECTOR>(in, g, x);
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          acc[k] = Op::fold(acc[k], x[u], first_index + g * PER + u);
       }
     }
 #pragma unroll
@@ -1010,16 +1023,21 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_range(const typenam
       if (g < end)
         load_group<T, U, VEC, VECTOR>(in, g, x[k]);
     }
-    A lane_total = Op::identity();
+    /* K independent chains (one per group), then joined in order */
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       size_t g = base + lane * K + k;
+      acc[k] = Op::identity();
       if (g < end) {
 #pragma unroll
         for (int u = 0; u < PER; ++u)
-          lane_total = Op::fold(lane_total, x[k][u], first_index + g * PER + u);
+          acc[k] = Op::fold(acc[k], x[k][u], first_index + g * PER + u);
       }
     }
+    A lane_total = acc[0];
+#pragma unroll
+    for (int k = 1; k < K; ++k)
+      lane_total = Op::combine(lane_total, acc[k]);
     A tile = warp_reduce<Op>(lane_total);
     running = Op::combine(running, tile);
   }
@@ -1027,16 +1045,20 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_range(const typenam
 }
 
 /* The whole device-wide reduction in one launch. Block b's warps take
- * consecutive ranges of the groups; each block writes its partial; the last
- * block to take a ticket merges the partials in block order and adds the
- * peeled head and tail elements. */
+ * consecutive ranges of the groups; each block publishes its partial and
+ * then its flag (this call's 64-bit tag). Block 0 waits until every flag
+ * carries the tag, merges the partials in block order, adds the peeled head
+ * and tail, and clears the flags (a replayed CUDA graph reuses its tag).
+ * No atomics and no clearing before the launch: d_temp may hold garbage,
+ * and only garbage equal to the tag (chance 2^-64 per flag) would be
+ * misread. Waiting is safe: the grid never exceeds what the device holds
+ * at once (SMs x occupancy) and only block 0 waits. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
 __device__ __forceinline__ void reduce_device(const typename Op::input_type *in, size_t n, size_t head, bool vector,
                                               typename Op::acc_type *out, typename Op::acc_type *partials,
-                                              unsigned int *ticket) {
+                                              unsigned long long *flags, unsigned long long tag) {
   typedef typename Op::acc_type A;
   __shared__ A scratch[32];
-  __shared__ bool is_last;
   const int warps = BLOCK / 32, warp = threadIdx.x >> 5;
   const size_t per_group = vector && U > 0 ? U : 1;
   const size_t groups = (n - head) / per_group;
@@ -1060,22 +1082,34 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
   if (warp == 0) {
     v = (int)(threadIdx.x & 31) < warps ? scratch[threadIdx.x] : Op::identity();
     v = warp_reduce<Op>(v);
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0 && gridDim.x > 1) {
       partials[blockIdx.x] = v;
       __threadfence();
-      is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+      *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
     }
   }
-  __syncthreads();
-  if (!is_last)
+  if (blockIdx.x != 0)
     return;
-  __threadfence();
-  /* Merge: thread t takes a contiguous run of partials, in order. */
-  const unsigned int nparts = gridDim.x, run = (nparts + BLOCK - 1) / BLOCK;
-  A m = Op::identity();
-  for (unsigned int i = threadIdx.x * run; i < nparts && i < (threadIdx.x + 1) * run; ++i)
-    m = Op::combine(m, load_cg(partials + i));
-  m = block_reduce<Op>(m, scratch);
+  A m = v; /* thread 0 of a one-block grid already holds the total */
+  if (gridDim.x > 1) {
+    const unsigned int nparts = gridDim.x;
+    for (;;) {
+      bool mine = true;
+      for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
+        mine = mine && *reinterpret_cast<volatile unsigned long long *>(flags + i) == tag;
+      if (__syncthreads_and(mine))
+        break;
+    }
+    __threadfence();
+    /* Merge: thread t takes a contiguous run of partials, in order. */
+    const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+    m = Op::identity();
+    for (unsigned int i = threadIdx.x * run; i < nparts && i < (threadIdx.x + 1) * run; ++i)
+      m = Op::combine(m, load_cg(partials + i));
+    m = block_reduce<Op>(m, scratch);
+    for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
+      flags[i] = 0;
+  }
   if (threadIdx.x == 0) {
     A h = Op::identity(), t = Op::identity();
     for (size_t i = 0; i < head; ++i)
@@ -1169,10 +1203,12 @@ struct best_op {
     return b_wins ? b : a;
   }
   static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
-    acc_type one;
-    one.value = x;
-    one.index = static_cast<long long>(index);
-    return combine(a, one);
+    if (a.index < 0 ? !same(x, x) : !less(a.value, x))
+      return a;
+    acc_type r;
+    r.value = x;
+    r.index = static_cast<long long>(index);
+    return r;
   }
 };
 

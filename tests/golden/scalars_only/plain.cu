@@ -77,10 +77,22 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
   return cudaSuccess;
 }
 
-/* [alignment slack][ticket][max_grid partials], whatever n is. */
+/* A fresh 64-bit flag tag per call (never 0, what cleared flags and fresh
+ * memory hold): a process-wide counter, mixed so that garbage patterns are
+ * unlikely to match. */
+unsigned long long next_tag() {
+  static unsigned long long counter;
+  unsigned long long x = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x ? x : 1;
+}
+
+/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
 size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
   size_t a = acc_align > 16 ? acc_align : 16;
-  return a + a + max_grid * acc_size;
+  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
 }
 
 /* Where the vector path starts: the first of the next 15 elements that sits
@@ -99,15 +111,15 @@ bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
 /* ---- count ----
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_count_kernel(const bool *in, size_t n, size_t head, bool vector, int *out, int *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   plain::detail::reduce_device<plain::detail::count_op, plain::detail::tuned_block, 16, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
-                              plain::detail::groups_per_lane(plain::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, ticket);
+                              plain::detail::element_groups_per_lane(plain::detail::tuned_items, 1)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t plain_count_temp_bytes(size_t n) {
@@ -129,17 +141,15 @@ extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void 
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 1, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)plain::detail::groups_per_lane(c.items, vector ? 16 : 1);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
+                                                      : plain::detail::element_groups_per_lane(c.items, 1));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(int) > 16 ? alignof(int) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (int *)(base + align), ticket);
+  plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (int *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
@@ -154,15 +164,15 @@ extern "C" int plain_count_host(const bool *h_in, size_t n) {
 /* ---- hsum ----
  * Input: 2-byte elements are read as groups of 8 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_hsum_kernel(const __half *in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   plain::detail::reduce_device<plain::detail::hsum_op, plain::detail::tuned_block, 8, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
-                              plain::detail::groups_per_lane(plain::detail::tuned_items, 2)>(
-      in, n, head, vector, out, partials, ticket);
+                              plain::detail::element_groups_per_lane(plain::detail::tuned_items, 2)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t plain_hsum_temp_bytes(size_t n) {
@@ -184,17 +194,15 @@ extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, vo
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 2, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)plain::detail::groups_per_lane(c.items, vector ? 16 : 2);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
+                                                      : plain::detail::element_groups_per_lane(c.items, 2));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (float *)(base + align), ticket);
+  plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (float *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
@@ -209,15 +217,15 @@ extern "C" float plain_hsum_host(const __half *h_in, size_t n) {
 /* ---- bits ----
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_bits_kernel(const uint64_t *in, size_t n, size_t head, bool vector, uint64_t *out, uint64_t *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   plain::detail::reduce_device<plain::detail::bits_op, plain::detail::tuned_block, 2, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
-                              plain::detail::groups_per_lane(plain::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, ticket);
+                              plain::detail::element_groups_per_lane(plain::detail::tuned_items, 8)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t plain_bits_temp_bytes(size_t n) {
@@ -239,17 +247,15 @@ extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_ou
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 8, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)plain::detail::groups_per_lane(c.items, vector ? 16 : 8);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
+                                                      : plain::detail::element_groups_per_lane(c.items, 8));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(uint64_t) > 16 ? alignof(uint64_t) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (uint64_t *)(base + align), ticket);
+  plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (uint64_t *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 

@@ -77,10 +77,22 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
   return cudaSuccess;
 }
 
-/* [alignment slack][ticket][max_grid partials], whatever n is. */
+/* A fresh 64-bit flag tag per call (never 0, what cleared flags and fresh
+ * memory hold): a process-wide counter, mixed so that garbage patterns are
+ * unlikely to match. */
+unsigned long long next_tag() {
+  static unsigned long long counter;
+  unsigned long long x = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x ? x : 1;
+}
+
+/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
 size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
   size_t a = acc_align > 16 ? acc_align : 16;
-  return a + a + max_grid * acc_size;
+  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
 }
 
 /* Where the vector path starts: the first of the next 15 elements that sits
@@ -99,15 +111,15 @@ bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
 /* ---- range ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
 tagged_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   tagged::detail::reduce_device<tagged::detail::range_op, tagged::detail::tuned_block, 4, 1,
                               tagged::detail::groups_per_lane(tagged::detail::tuned_items, 16),
-                              tagged::detail::groups_per_lane(tagged::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, ticket);
+                              tagged::detail::element_groups_per_lane(tagged::detail::tuned_items, 4)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t tagged_range_temp_bytes(size_t n) {
@@ -129,32 +141,30 @@ extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, 
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 4, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)tagged::detail::groups_per_lane(c.items, vector ? 16 : 4);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 16)
+                                                      : tagged::detail::element_groups_per_lane(c.items, 4));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  tagged_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (MinMax *)(base + align), ticket);
+  tagged_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
 /* ---- last_span ----
  * Input: 20-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 80 bytes of registers).
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
- * One launch: each block reduces consecutive ranges, and the last block to
- * take the ticket merges the block partials in block order. */
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
 static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
 tagged_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Window *out, Window *partials,
-                 unsigned int *ticket) {
+                 unsigned long long *flags, unsigned long long tag) {
   tagged::detail::reduce_device<tagged::detail::last_span_op, tagged::detail::tuned_block, 0, 5,
                               tagged::detail::groups_per_lane(tagged::detail::tuned_items, 80),
-                              tagged::detail::groups_per_lane(tagged::detail::tuned_items, 20)>(
-      in, n, head, vector, out, partials, ticket);
+                              tagged::detail::element_groups_per_lane(tagged::detail::tuned_items, 20)>(
+      in, n, head, vector, out, partials, flags, tag);
 }
 
 extern "C" size_t tagged_last_span_temp_bytes(size_t n) {
@@ -176,17 +186,15 @@ extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_
   size_t head = 0;
   bool vector = per_group > 0 && vector_head(d_in, 20, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)tagged::detail::groups_per_lane(c.items, vector ? 80 : 20);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 80)
+                                                      : tagged::detail::element_groups_per_lane(c.items, 20));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   size_t align = alignof(Window) > 16 ? alignof(Window) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned int *ticket = (unsigned int *)base;
-  /* temp may hold garbage: only the ticket needs a known value */
-  err = cudaMemsetAsync(ticket, 0, sizeof *ticket, stream);
-  if (err != cudaSuccess)
-    return err;
-  tagged_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, (Window *)(base + align), ticket);
+  tagged_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
+                                                  (Window *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
   return cudaGetLastError();
 }
 
