@@ -3,6 +3,13 @@
 #include <string.h>
 #include "gpugen.h"
 
+const char *module_guard(const Spec *spec) {
+  char *guard = arena_strdup(spec->module);
+  for (char *p = guard; *p; p++)
+    *p = (char)toupper((unsigned char)*p);
+  return guard;
+}
+
 const char *type_c_spelling(const TypeRef *r) {
   return r->is_scalar ? scalar_info[r->scalar].c_spelling : r->type->name;
 }

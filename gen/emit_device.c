@@ -1,6 +1,5 @@
 /* <module>.cuh: SharedMem<T>, warp shuffles and ldg for every spec type
  * and builtin scalar, following the word plans of layout.c. */
-#include <ctype.h>
 #include <string.h>
 #include "gpugen.h"
 
@@ -108,19 +107,12 @@ static void emit_shared_mem(Buf *b, const Spec *spec, const char *type, const ch
   template_emit(b, TMPL, "shared_mem", kv);
 }
 
-static const char *upper(const char *s) {
-  char *u = arena_strdup(s);
-  for (char *p = u; *p; p++)
-    *p = (char)toupper((unsigned char)*p);
-  return u;
-}
-
 void emit_device(const Spec *spec, OutputSet *out) {
   Buf *b = output_add(out, arena_printf("%s.cuh", spec->module));
   emit_banner(b, spec, "/* ", " * ", " */");
   buf_put(b, "/* Device helpers for the types of this module: SharedMem<T>, shfl_sync,\n"
              " * shfl_up_sync, shfl_down_sync, shfl_xor_sync, ldg and bits_equal. See docs/emitted.md. */\n");
-  const char *kv[] = {"MODULE", spec->module, "GUARD", upper(spec->module), NULL};
+  const char *kv[] = {"MODULE", spec->module, "GUARD", module_guard(spec), NULL};
   template_emit(b, TMPL, "prologue", kv);
 
   buf_put(b, "\n/* ---- builtin scalars ---- */\n");

@@ -1,6 +1,5 @@
 /* <module>.h: the struct definitions (or the user's headers), the layout
  * checks, and the C-callable host API. Valid C11, C++ and CUDA. */
-#include <ctype.h>
 #include <string.h>
 #include "gpugen.h"
 
@@ -55,10 +54,7 @@ static void emit_layout_asserts(Buf *b, const Type *t) {
 void emit_header(const Spec *spec, OutputSet *out) {
   Buf *b = output_add(out, arena_printf("%s.h", spec->module));
   emit_banner(b, spec, "/* ", " * ", " */");
-  char *guard = arena_strdup(spec->module);
-  for (char *p = guard; *p; p++)
-    *p = (char)toupper((unsigned char)*p);
-  const char *kv[] = {"MODULE", spec->module, "GUARD", guard, NULL};
+  const char *kv[] = {"MODULE", spec->module, "GUARD", module_guard(spec), NULL};
   template_emit(b, TMPL, "prologue", kv);
   if (uses_half_types(spec))
     template_emit(b, TMPL, "half_types", kv);

@@ -5,33 +5,9 @@
  *   <module>.cu   one kernel per reduction, the host API, the CPU reference
  * The generic machinery (warp/block/device loops) is in
  * templates/reduce.cuh.tmpl; this file writes what differs per reduction. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpugen.h"
-
-/* ---- how a reduction reads its input --------------------------------------- */
-
-/* Vector path: groups of lcm(size, 16) bytes hold `per_group` whole elements
- * in `vec` 16-byte words; wider groups would cost too many registers, so
- * those types (and misaligned inputs) read element by element with ldg. */
-typedef struct {
-  int size;       /* sizeof(input) */
-  int group;      /* bytes per group */
-  int vec;        /* 16-byte words per group */
-  int per_group;  /* elements per group, 0 when there is no vector path */
-} ReadPlan;
-
-static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
-
-static ReadPlan read_plan(const Reduction *r) {
-  ReadPlan p;
-  p.size = r->input.is_scalar ? scalar_info[r->input.scalar].size : r->input.type->size;
-  p.group = p.size / gcd(p.size, 16) * 16;
-  p.vec = p.group / 16;
-  p.per_group = p.group <= 64 ? p.group / p.size : 0;
-  return p;
-}
 
 static const char *op_struct(const Spec *spec, const Reduction *r) {
   return arena_printf("%s::detail::%s_op", spec->module, r->name);
@@ -185,7 +161,7 @@ static void emit_struct_ops(Buf *b, const Spec *spec) {
 static const char *acc_cuda(const Reduction *r) { return type_cuda_spelling(&r->accumulator); }
 static const char *in_cuda(const Reduction *r) { return type_cuda_spelling(&r->input); }
 
-static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
+static void emit_op_struct(Buf *b, const Reduction *r) {
   const char *space = r->host_reference ? "__host__ __device__" : "__device__";
   const char *what = r->op != OP_NONE ? arena_printf("builtin %s", op_names[r->op])
                                       : arena_printf("%s%s%s", r->fold ? r->fold : "", r->fold ? " then " : "", r->combine);
@@ -237,7 +213,6 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   else
     buf_put(b, "    (void)index;\n    return combine(a, static_cast<acc_type>(x));\n");
   buf_put(b, "  }\n};\n");
-  (void)spec;
 }
 
 /* The spec's tuning as compile-time constants: the same rule as
@@ -272,7 +247,7 @@ void emit_reduce_device(const Spec *spec, Buf *b) {
   emit_tuning_constants(b, spec);
   emit_struct_ops(b, spec);
   for (int i = 0; i < spec->nreductions; i++)
-    emit_op_struct(b, spec, &spec->reductions[i]);
+    emit_op_struct(b, &spec->reductions[i]);
   buf_put(b, "} // namespace detail\n");
 }
 
@@ -312,7 +287,7 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
   template_emit(b, "reduce.cuh.tmpl", "host_support", (const char *[]){"M", spec->module, NULL});
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
-    ReadPlan p = read_plan(r);
+    const ReadPlan p = r->read;
     const char *kv[] = {"M", spec->module, "R", r->name, "IN", in_cuda(r), "ACC", acc_cuda(r),
                         "OP", op_struct(spec, r),
                         "SIZE", arena_printf("%d", p.size),

@@ -119,6 +119,7 @@ void emit_reduce_device_api(const Spec *spec, Buf *b);  /* after it: M_R_warp, M
 void emit_reduce_declarations(const Spec *spec, Buf *b);
 void emit_reduce_host(const Spec *spec, Buf *b);
 /* shared by the emitters (emit_common.c) */
+const char *module_guard(const Spec *spec);           /* upper-case module name for include guards */
 const char *type_c_spelling(const TypeRef *r);        /* in plain C */
 const char *type_cuda_spelling(const TypeRef *r);     /* in CUDA C++ */
 const char *relative_path(const char *from_dir, const char *to_path);

@@ -106,8 +106,20 @@ void layout_type(Type *t) {
   make_plan(&t->load, t->size, load_word_bytes(t->align), t->used);
 }
 
+static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
+
+static void plan_read(Reduction *r) {
+  ReadPlan *p = &r->read;
+  p->size = r->input.is_scalar ? scalar_info[r->input.scalar].size : r->input.type->size;
+  p->group = p->size / gcd(p->size, 16) * 16;
+  p->vec = p->group / 16;
+  p->per_group = p->group <= 64 ? p->group / p->size : 0;
+}
+
 void layout_spec(Spec *spec) {
   spec_path = spec->path;
   for (int i = 0; i < spec->ntypes; i++)
     layout_type(spec->types_ordered[i]);
+  for (int i = 0; i < spec->nreductions; i++)
+    plan_read(&spec->reductions[i]);
 }

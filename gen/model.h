@@ -96,6 +96,17 @@ typedef enum {
 
 extern const char *const op_names[]; /* indexed by OpKind */
 
+/* How a reduction reads its input (layout.c): groups of lcm(size, 16)
+ * bytes hold per_group whole elements in vec 16-byte words; per_group is 0
+ * when such a group would exceed 64 bytes (too many registers), and those
+ * types are read element by element. */
+typedef struct {
+  int size;       /* sizeof(input) */
+  int group;      /* bytes per group */
+  int vec;        /* 16-byte words per group */
+  int per_group;  /* elements per group, 0 when there is no vector path */
+} ReadPlan;
+
 typedef struct {
   const char *name;
   const char *path;     /* reductions[i] */
@@ -110,6 +121,7 @@ typedef struct {
   bool commutative;
   bool malformed;       /* not a JSON object; spec.c reported it */
   bool host_reference;  /* operators also run on the host: emit M_R_host (clangcheck.c) */
+  ReadPlan read;        /* filled by layout.c */
 } Reduction;
 
 typedef struct {

@@ -71,7 +71,7 @@ static const char *get_string(const cJSON *obj, const char *key, const char *pat
   return arena_strdup(j->valuestring);
 }
 
-/* Integers must be whole numbers in [lo, hi]; *present tells whether the key was there. */
+/* Integers must be whole numbers in [lo, hi]; false when the key is absent or wrong. */
 static bool get_int(const cJSON *obj, const char *key, const char *path, long lo, long hi, long *out) {
   const cJSON *j = member(obj, key);
   if (!j)

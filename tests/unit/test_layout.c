@@ -139,8 +139,34 @@ static void test_scalar_plans(void **state) {
   assert_int_equal(scalar_info[SC_ULLONG].align, _Alignof(unsigned long long));
 }
 
+/* Reductions read groups of lcm(size, 16) bytes: 8 six-byte elements in
+ * 3 x 16 bytes; a 17-byte group (272 bytes) is too wide, so none. */
+static void test_reduction_read_plans(void **state) {
+  (void)state;
+  Field f3[] = {field("a", SC_SHORT, 1), field("b", SC_SHORT, 1), field("c", SC_SHORT, 1)};
+  Field f17[] = {field("b", SC_UINT8, 17)};
+  Type *types[] = {make_type("Short3", f3, 3), make_type("Odd17", f17, 1)};
+  Reduction r[4] = {
+    {.input = {.is_scalar = true, .scalar = SC_INT}},
+    {.input = {.type = types[0]}},
+    {.input = {.type = types[1]}},
+    {.input = {.is_scalar = true, .scalar = SC_INT8}},
+  };
+  Spec spec = {.path = "unit", .types_ordered = types, .reductions = r, .nreductions = 4};
+  layout_spec(&spec);
+  assert_int_equal(r[0].read.group, 16);
+  assert_int_equal(r[0].read.per_group, 4);
+  assert_int_equal(r[1].read.group, 48);
+  assert_int_equal(r[1].read.vec, 3);
+  assert_int_equal(r[1].read.per_group, 8);
+  assert_int_equal(r[2].read.group, 272);
+  assert_int_equal(r[2].read.per_group, 0);
+  assert_int_equal(r[3].read.per_group, 16);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_reduction_read_plans),
     cmocka_unit_test(test_scalar_struct_layouts),
     cmocka_unit_test(test_nested_and_aligned),
     cmocka_unit_test(test_shuffle_plan_skips_padding),
