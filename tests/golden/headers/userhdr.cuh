@@ -705,37 +705,56 @@ __device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR 
   }
 }
 
-/* One warp's contiguous range of groups [begin, end): the warp's partial
- * in lane 0. Commutative operators keep K accumulators per lane across
- * tiles (independent chains for costly folds) with lane-strided, coalesced
- * groups; ordered ones give each lane K consecutive groups per tile and
- * append each tile's warp total to a running value, in order. */
-template <class Op, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_warp_range(const typename Op::input_type *in, size_t begin,
-                                                                    size_t end, size_t first_index) {
+/* Commutative operators: the block's groups [begin, end) in block-wide
+ * tiles of BLOCK * K groups, as CUB's even share does; within a tile warp w
+ * takes the w-th run of 32 * K groups, lane-strided and coalesced. K
+ * accumulators per lane (independent chains for costly folds); full tiles
+ * issue all K loads before any fold and need no bounds checks. The warp's
+ * total ends in lane 0. */
+template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typename Op::input_type *in, size_t begin,
+                                                                     size_t end, size_t first_index) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
   const int PER = VECTOR ? U : 1;
-  const int lane = threadIdx.x & 31;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const size_t stride = (size_t)BLOCK * K;
   A acc[K];
 #pragma unroll
   for (int k = 0; k < K; ++k)
     acc[k] = Op::identity();
-  if (Op::commutative) {
-    size_t base = begin;
-    /* full tiles: no bounds checks, all K loads issued before any fold */
-    for (; base + 32 * K <= end; base += 32 * K) {
-      T x[K][PER];
+  size_t base = begin + (size_t)warp * 32 * K;
+  if (base + 32 * K <= end) {
+    /* full tiles, software-pipelined: the next tile's loads are in flight
+     * while this one folds */
+    T x[K][PER];
 #pragma unroll
-      for (int k = 0; k < K; ++k)
-        load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+    for (int k = 0; k < K; ++k)
+      load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+    for (;;) {
+      const size_t next = base + stride;
+      const bool more = next + 32 * K <= end;
+      T y[K][PER];
+      if (more)
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
 #pragma unroll
       for (int k = 0; k < K; ++k)
 #pragma unroll
         for (int u = 0; u < PER; ++u)
           acc[k] = Op::fold(acc[k], x[k][u], first_index + (base + k * 32 + lane) * PER + u);
+      base = next;
+      if (!more)
+        break;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          x[k][u] = y[k][u];
     }
-    /* the last, partial tile */
+  }
+  if (base < end) { /* this warp's part of the last, partial tile */
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       size_t g = base + k * 32 + lane;
@@ -747,72 +766,119 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_range(const typenam
           acc[k] = Op::fold(acc[k], x[u], first_index + g * PER + u);
       }
     }
-#pragma unroll
-    for (int k = 1; k < K; ++k)
-      acc[0] = Op::combine(acc[0], acc[k]);
-    return warp_reduce<Op>(acc[0]);
   }
+#pragma unroll
+  for (int k = 1; k < K; ++k)
+    acc[0] = Op::combine(acc[0], acc[k]);
+  return warp_reduce<Op>(acc[0]);
+}
+
+/* Ordered operators: one warp's contiguous range of groups [begin, end).
+ * Per tile each lane folds a run of consecutive groups, about one 128-byte
+ * line of input, into one accumulator, and the tile's warp total, reduced
+ * in lane order, is appended to a running value. Lines make the lanes'
+ * strided loads cheap for L1 (longer runs measured much slower) and runs
+ * long enough to pay for the ordered warp merge. K loads in flight: the
+ * next batch is loaded while one folds. The last tile shortens the runs so
+ * every lane works. The warp's total ends in lane 0. */
+template <class Op, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename Op::input_type *in, size_t begin,
+                                                                   size_t end, size_t first_index) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const int PER = VECTOR ? U : 1;
+  const int GROUP_BYTES = VECTOR ? 16 * VEC : (int)sizeof(T);
+  const int LINE_GROUPS = 128 / GROUP_BYTES > K ? 128 / GROUP_BYTES : K;
+  const int RUN = K * (LINE_GROUPS / K > 8 ? 8 : LINE_GROUPS / K);
+  const int lane = threadIdx.x & 31;
   A running = Op::identity();
-  for (size_t base = begin; base < end; base += 32 * K) {
+  size_t base = begin;
+  if (base + 32 * RUN <= end) {
+    /* full tiles, software-pipelined: the next batch of K groups is in
+     * flight while this one folds */
     T x[K][PER];
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      size_t g = base + lane * K + k;
-      if (g < end)
-        load_group<T, U, VEC, VECTOR>(in, g, x[k]);
-    }
-    /* K independent chains (one per group), then joined in order */
+    for (int k = 0; k < K; ++k)
+      load_group<T, U, VEC, VECTOR>(in, base + (size_t)lane * RUN + k, x[k]);
+    for (;;) {
+      const size_t first = base + (size_t)lane * RUN, next = base + 32 * RUN;
+      const bool more = next + 32 * RUN <= end;
+      A acc = Op::identity();
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      size_t g = base + lane * K + k;
-      acc[k] = Op::identity();
-      if (g < end) {
+      for (int r = 0; r < RUN; r += K) {
+        T y[K][PER];
+        if (r + K < RUN) {
 #pragma unroll
-        for (int u = 0; u < PER; ++u)
-          acc[k] = Op::fold(acc[k], x[k][u], first_index + g * PER + u);
+          for (int k = 0; k < K; ++k)
+            load_group<T, U, VEC, VECTOR>(in, first + r + K + k, y[k]);
+        } else if (more) {
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            load_group<T, U, VEC, VECTOR>(in, next + (size_t)lane * RUN + k, y[k]);
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            acc = Op::fold(acc, x[k][u], first_index + (first + r + k) * PER + u);
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            x[k][u] = y[k][u];
       }
+      running = Op::combine(running, warp_reduce<Op>(acc));
+      base = next;
+      if (!more)
+        break;
     }
-    A lane_total = acc[0];
+  }
+  if (base < end) { /* the last tile: runs of ceil(left / 32) groups */
+    const size_t run = (end - base + 31) / 32;
+    const size_t first = base + lane * run;
+    const size_t last = first + run < end ? first + run : end;
+    A acc = Op::identity();
+    for (size_t g0 = first; g0 < last; g0 += K) {
+      T x[K][PER];
 #pragma unroll
-    for (int k = 1; k < K; ++k)
-      lane_total = Op::combine(lane_total, acc[k]);
-    A tile = warp_reduce<Op>(lane_total);
-    running = Op::combine(running, tile);
+      for (int k = 0; k < K; ++k)
+        if (g0 + k < last)
+          load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (g0 + k < last)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            acc = Op::fold(acc, x[k][u], first_index + (g0 + k) * PER + u);
+    }
+    running = Op::combine(running, warp_reduce<Op>(acc));
   }
   return running;
 }
 
-/* The whole device-wide reduction in one launch. Block b's warps take
- * consecutive ranges of the groups; each block publishes its partial and
- * then its flag (this call's 64-bit tag). Block 0 waits until every flag
- * carries the tag, merges the partials in block order, adds the peeled head
- * and tail, and clears the flags (a replayed CUDA graph reuses its tag).
- * No atomics and no clearing before the launch: d_temp may hold garbage,
- * and only garbage equal to the tag (chance 2^-64 per flag) would be
- * misread. Waiting is safe: the grid never exceeds what the device holds
- * at once (SMs x occupancy) and only block 0 waits. */
-template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
-__device__ __forceinline__ void reduce_device(const typename Op::input_type *in, size_t n, size_t head, bool vector,
-                                              typename Op::acc_type *out, typename Op::acc_type *partials,
-                                              unsigned long long *flags, unsigned long long tag) {
+/* The reduction of one block's share; the block's total in thread 0.
+ * Commutative operators split the groups evenly between blocks in whole
+ * tiles, ordered ones between warps (each warp's range stays contiguous,
+ * and warps follow each other in order). */
+template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_block_share(const typename Op::input_type *in, size_t groups,
+                                                                     size_t first_index, typename Op::acc_type *scratch) {
   typedef typename Op::acc_type A;
-  __shared__ A scratch[32];
   const int warps = BLOCK / 32, warp = threadIdx.x >> 5;
-  const size_t per_group = vector && U > 0 ? U : 1;
-  const size_t groups = (n - head) / per_group;
-  const size_t total_warps = (size_t)gridDim.x * warps;
-  const size_t per_warp = (groups + total_warps - 1) / total_warps;
-  const size_t gw = (size_t)blockIdx.x * warps + warp;
-  const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
-  const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
   A v;
-  if constexpr (U > 0) {
-    if (vector)
-      v = reduce_warp_range<Op, U, VEC, true, K_VECTOR>(in + head, begin, end, head);
-    else
-      v = reduce_warp_range<Op, 1, 1, false, K_ELEMENT>(in + head, begin, end, head);
+  if constexpr (Op::commutative) {
+    const size_t tile = (size_t)BLOCK * K, tiles = (groups + tile - 1) / tile;
+    const size_t per_block = (tiles + gridDim.x - 1) / gridDim.x * tile;
+    const size_t begin = blockIdx.x * per_block < groups ? blockIdx.x * per_block : groups;
+    const size_t end = begin + per_block < groups ? begin + per_block : groups;
+    v = reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, end, first_index);
   } else {
-    v = reduce_warp_range<Op, 1, 1, false, K_ELEMENT>(in + head, begin, end, head);
+    const size_t total_warps = (size_t)gridDim.x * warps;
+    const size_t per_warp = (groups + total_warps - 1) / total_warps;
+    const size_t gw = (size_t)blockIdx.x * warps + warp;
+    const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
+    const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
+    v = reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
   }
   if ((threadIdx.x & 31) == 0)
     scratch[warp] = v;
@@ -820,17 +886,54 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
   if (warp == 0) {
     v = (int)(threadIdx.x & 31) < warps ? scratch[threadIdx.x] : Op::identity();
     v = warp_reduce<Op>(v);
-    if (threadIdx.x == 0 && gridDim.x > 1) {
-      partials[blockIdx.x] = v;
-      __threadfence();
-      *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
-    }
+  }
+  return v;
+}
+
+/* The whole device-wide reduction in one launch. Each block reduces its
+ * share and publishes its partial and then its flag (this call's 64-bit
+ * tag). Block 0 folds the peeled head and tail while it waits until every
+ * flag carries the tag, merges the partials in block order, and clears the
+ * flags (a replayed CUDA graph reuses its tag). No atomics and no clearing
+ * before the launch: d_temp may hold garbage, and only garbage equal to the
+ * tag (chance 2^-64 per flag) would be misread. Waiting is safe: the grid
+ * never exceeds what the device holds at once (SMs x occupancy) and only
+ * block 0 waits. */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+__device__ __forceinline__ void reduce_device(const typename Op::input_type *in, size_t n, size_t head, bool vector,
+                                              typename Op::acc_type *out, typename Op::acc_type *partials,
+                                              unsigned long long *flags, unsigned long long tag) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  const size_t per_group = vector && U > 0 ? U : 1;
+  const size_t groups = (n - head) / per_group;
+  A v;
+  if constexpr (U > 0) {
+    if (vector)
+      v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch);
+    else
+      v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch);
+  } else {
+    v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch);
+  }
+  if (threadIdx.x == 0 && gridDim.x > 1) {
+    partials[blockIdx.x] = v;
+    __threadfence();
+    *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
   }
   if (blockIdx.x != 0)
     return;
+  A h = Op::identity(), t = Op::identity();
+  if (threadIdx.x == 0) { /* the head and tail, while the other blocks finish */
+    for (size_t i = 0; i < head; ++i)
+      h = Op::fold(h, ldg(in + i), i);
+    for (size_t i = head + groups * per_group; i < n; ++i)
+      t = Op::fold(t, ldg(in + i), i);
+  }
   A m = v; /* thread 0 of a one-block grid already holds the total */
   if (gridDim.x > 1) {
     const unsigned int nparts = gridDim.x;
+    __syncthreads(); /* scratch is free again */
     for (;;) {
       bool mine = true;
       for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
@@ -839,23 +942,28 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
         break;
     }
     __threadfence();
-    /* Merge: thread t takes a contiguous run of partials, in order. */
+    /* Merge: thread t takes a contiguous run of partials, in order, four
+     * loads in flight at a time. */
     const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+    const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
     m = Op::identity();
-    for (unsigned int i = threadIdx.x * run; i < nparts && i < (threadIdx.x + 1) * run; ++i)
-      m = Op::combine(m, load_cg(partials + i));
+    for (unsigned int i = first; i < last; i += 4) {
+      A p[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (i + j < last)
+          p[j] = load_cg(partials + i + j);
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (i + j < last)
+          m = Op::combine(m, p[j]);
+    }
     m = block_reduce<Op>(m, scratch);
     for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
       flags[i] = 0;
   }
-  if (threadIdx.x == 0) {
-    A h = Op::identity(), t = Op::identity();
-    for (size_t i = 0; i < head; ++i)
-      h = Op::fold(h, ldg(in + i), i);
-    for (size_t i = head + groups * per_group; i < n; ++i)
-      t = Op::fold(t, ldg(in + i), i);
+  if (threadIdx.x == 0)
     *out = Op::combine(Op::combine(h, m), t);
-  }
 }
 
 } // namespace detail
