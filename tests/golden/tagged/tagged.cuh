@@ -695,31 +695,39 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
 
 /* Reduces a warp's values in lane order (an ordered tree: at each step lane
  * l, a multiple of 2*offset, appends lane l+offset's range); lane 0 ends
- * with the result. Correct for non-commutative operators. */
-template <class Op>
-__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v) {
+ * with the result of lanes [0, valid). Correct for non-commutative
+ * operators. BOUNDED: lanes from valid on are never combined, since a costly
+ * operator pays for combining with its identity too (Welford's combine
+ * divides by the summed counts); merges of a few partials use it, which took
+ * 2 to 3 us off Welford at 2^14 to 2^20 on an H100. The hot loops call it
+ * unbounded, without the extra test. */
+template <class Op, bool BOUNDED = false>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = 32) {
   const int lane = threadIdx.x & 31;
 #pragma unroll
   for (int offset = 1; offset < 32; offset *= 2) {
     typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset);
-    if ((lane & (2 * offset - 1)) == 0)
+    if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
   }
   return v;
 }
 
-/* Reduces a block's values in thread order; thread 0 ends with the result.
- * Needs blockDim.x to be a multiple of 32 and scratch for 32 values. */
+/* Reduces the values of threads [0, valid) in thread order; thread 0 ends
+ * with the result. Needs blockDim.x to be a multiple of 32 and scratch for
+ * 32 values. */
 template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  v = warp_reduce<Op>(v);
+__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
+                                                              int valid) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (valid + 31) >> 5;
+  const int in_warp = valid - 32 * warp;
+  v = warp_reduce<Op, true>(v, in_warp < 32 ? in_warp : 32);
   if (lane == 0)
     scratch[warp] = v;
   __syncthreads();
   if (warp == 0) {
     v = lane < warps ? scratch[lane] : Op::identity();
-    v = warp_reduce<Op>(v);
+    v = warp_reduce<Op, true>(v, warps);
   }
   __syncthreads(); /* scratch may be reused right after */
   return v;
@@ -760,7 +768,17 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typena
   for (int k = 0; k < K; ++k)
     acc[k] = Op::identity();
   size_t base = begin + (size_t)warp * 32 * K;
-  if (base + 32 * K <= end) {
+  if constexpr (!VECTOR) { /* the fallback for unaligned inputs: kept small */
+    for (; base + 32 * K <= end; base += stride) {
+      T x[K][PER];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        acc[k] = Op::fold(acc[k], x[k][0], first_index + base + k * 32 + lane);
+    }
+  } else if (base + 32 * K <= end) {
     /* full tiles, software-pipelined: the next tile's loads are in flight
      * while this one folds */
     T x[K][PER];
@@ -816,7 +834,9 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typena
  * strided loads cheap for L1 (longer runs measured much slower) and runs
  * long enough to pay for the ordered warp merge. K loads in flight: the
  * next batch is loaded while one folds. The last tile shortens the runs so
- * every lane works. The warp's total ends in lane 0. */
+ * every lane works. The element-by-element fallback (inputs that cannot be
+ * aligned) keeps runs of K groups: its code is compiled into every kernel.
+ * The warp's total ends in lane 0. */
 template <class Op, int U, int VEC, bool VECTOR, int K>
 __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename Op::input_type *in, size_t begin,
                                                                    size_t end, size_t first_index) {
@@ -825,7 +845,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename
   const int PER = VECTOR ? U : 1;
   const int GROUP_BYTES = VECTOR ? 16 * VEC : (int)sizeof(T);
   const int LINE_GROUPS = 128 / GROUP_BYTES > K ? 128 / GROUP_BYTES : K;
-  const int RUN = K * (LINE_GROUPS / K > 8 ? 8 : LINE_GROUPS / K);
+  const int RUN = VECTOR ? K * (LINE_GROUPS / K > 8 ? 8 : LINE_GROUPS / K) : K; /* the fallback: small */
   const int lane = threadIdx.x & 31;
   A running = Op::identity();
   size_t base = begin;
@@ -887,7 +907,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename
           for (int u = 0; u < PER; ++u)
             acc = Op::fold(acc, x[k][u], first_index + (g0 + k) * PER + u);
     }
-    running = Op::combine(running, warp_reduce<Op>(acc));
+    running = Op::combine(running, warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
   }
   return running;
 }
@@ -921,7 +941,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(const typena
   __syncthreads();
   if (warp == 0) {
     v = (int)(threadIdx.x & 31) < warps ? scratch[threadIdx.x] : Op::identity();
-    v = warp_reduce<Op>(v);
+    v = warp_reduce<Op, true>(v, warps);
   }
   return v;
 }
@@ -994,7 +1014,7 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
         if (i + j < last)
           m = Op::combine(m, p[j]);
     }
-    m = block_reduce<Op>(m, scratch);
+    m = block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
     for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
       flags[i] = 0;
   }
@@ -1069,7 +1089,7 @@ __device__ __forceinline__ MinMax tagged_range_warp(MinMax v) {
  * bytes of static shared memory. */
 __device__ __forceinline__ MinMax tagged_range_block(MinMax v) {
   __shared__ MinMax scratch[33];
-  v = tagged::detail::block_reduce<tagged::detail::range_op>(v, scratch);
+  v = tagged::detail::block_reduce<tagged::detail::range_op>(v, scratch, (int)blockDim.x);
   if (threadIdx.x == 0)
     scratch[32] = v;
   __syncthreads();
@@ -1090,7 +1110,7 @@ __device__ __forceinline__ Window tagged_last_span_warp(Window v) {
  * bytes of static shared memory. */
 __device__ __forceinline__ Window tagged_last_span_block(Window v) {
   __shared__ Window scratch[33];
-  v = tagged::detail::block_reduce<tagged::detail::last_span_op>(v, scratch);
+  v = tagged::detail::block_reduce<tagged::detail::last_span_op>(v, scratch, (int)blockDim.x);
   if (threadIdx.x == 0)
     scratch[32] = v;
   __syncthreads();
