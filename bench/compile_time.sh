@@ -1,26 +1,28 @@
 #!/bin/sh
 # nvcc compile time of the generated bench module against the same
 # reductions written with CUB (cub_equiv.cu), for the same targets: the
-# module's own -gencode flags. Best of three runs each.
+# module's own -gencode flags. Best of three runs each, alternating.
 # usage: compile_time.sh GENDIR
 set -e
 gen=$1
 here=$(dirname "$0")
 gencode=$(sed -n 's/^bench_GENCODE := //p' "$gen/bench.mk")
-best() { # FILE INCLUDES...
+# One timed nvcc run: FILE INCLUDES...
+seconds() {
   file=$1; shift
-  b=""
-  for i in 1 2 3; do
-    s=$(date +%s.%N)
-    nvcc -std=c++17 -O3 $gencode "$@" -c -o /dev/null "$file"
-    e=$(date +%s.%N)
-    t=$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
-  done
-  echo "$b"
+  s=$(date +%s.%N)
+  nvcc -std=c++17 -O3 $gencode "$@" -c -o /dev/null "$file"
+  e=$(date +%s.%N)
+  awk -v s="$s" -v e="$e" 'BEGIN { print e - s }'
 }
-g=$(best "$gen/bench.cu" -I"$gen" -I"$here")
-c=$(best "$here/cub_equiv.cu" -I"$here")
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
+# The two alternate, so that a machine whose speed drifts (a shared VM)
+# slows both alike; best of three each.
+g=""; c=""
+for i in 1 2 3; do
+  g=$(min "$(seconds "$gen/bench.cu" -I"$gen" -I"$here")" "$g")
+  c=$(min "$(seconds "$here/cub_equiv.cu" -I"$here")" "$c")
+done
 echo "targets:$gencode"
 printf 'gpugen module (9 reductions): %6.2f s\n' "$g"
 printf 'CUB equivalent (8 reductions): %6.2f s\n' "$c"

@@ -52,7 +52,7 @@ cp = peer("cupy.sumsq_int64", 1 << 28)
 if cp:
     r = f(s["gpugen_GBps"]) / f(cp["GBps"])
     checks.append(("2. int -> {int, long long} >= 1.3x CuPy ReductionKernel", r >= 1.3, "%.2fx at 2^28" % r))
-for case in ["int32", "float", "double", "sumsq", "struct12", "struct6"]:
+for case in ["int32", "float", "double", "sumsq", "welford", "struct12", "struct6", "argmax"]:
     mids = [pick(case, 1 << e) for e in (16, 18, 20)]
     worst = max(f(r["gpugen_us"]) / f(r["cub_us"]) for r in mids if r)
     checks.append(("3. %s, n = 2^16..2^20: time <= 0.45x CUB's" % case, worst <= 0.45, "worst %.2f" % worst))
