@@ -642,9 +642,11 @@ __device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR 
 /* Commutative operators: the block's groups [begin, end) in block-wide
  * tiles of BLOCK * K groups, as CUB's even share does; within a tile warp w
  * takes the w-th run of 32 * K groups, lane-strided and coalesced. K
- * accumulators per lane (independent chains for costly folds); full tiles
- * issue all K loads before any fold and need no bounds checks. The warp's
- * total ends in lane 0. */
+ * accumulators per lane (independent chains for costly folds). Full tiles
+ * need no bounds checks, and the next tile's K loads are issued before this
+ * one folds; the element-by-element fallback (inputs that cannot be
+ * aligned) is not pipelined, since its code is compiled into every kernel.
+ * The warp's total ends in lane 0. */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
 __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typename Op::input_type *in, size_t begin,
                                                                      size_t end, size_t first_index) {
