@@ -900,6 +900,14 @@ __host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, 
   return groups_per_lane(items_per_thread, size) > 4 ? 4 : groups_per_lane(items_per_thread, size);
 }
 
+/* Whether every pointer aligned for T reaches a 16-byte boundary within 16
+ * elements, so that vector_head (host side) never fails: the gcd of
+ * sizeof(T) and 16 divides alignof(T). Then the element-by-element fallback
+ * is unreachable and is not compiled (it costs compile time and registers). */
+template <class T> __host__ __device__ constexpr bool always_alignable() {
+  return ((sizeof(T) & (~sizeof(T) + 1)) < 16 ? (sizeof(T) & (~sizeof(T) + 1)) : 16) <= alignof(T);
+}
+
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   T r;
@@ -1192,7 +1200,9 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
   const size_t per_group = vector && U > 0 ? U : 1;
   const size_t groups = (n - head) / per_group;
   A v;
-  if constexpr (U > 0) {
+  if constexpr (U > 0 && always_alignable<typename Op::input_type>()) {
+    v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch);
+  } else if constexpr (U > 0) {
     if (vector)
       v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch);
     else
