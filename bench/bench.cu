@@ -65,6 +65,9 @@ __global__ void read_ceiling(const int4 *__restrict__ p, size_t n4, int *sink) {
     *sink = acc.x;
 }
 
+// ---- the launch floor: what a back-to-back launch costs with no work ------
+__global__ void empty_kernel() {}
+
 // ---- inputs -------------------------------------------------------------------
 __device__ unsigned int hash32(size_t i) {
   unsigned long long x = i * 0x9e3779b97f4a7c15ULL;
@@ -211,6 +214,11 @@ int main(int argc, char **argv) {
   int per_sm = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_ceiling, 256, 0));
   ceiling_grid = prop.multiProcessorCount * per_sm;
+  // Small n is launch-bound: the time per back-to-back call of an empty
+  // kernel bounds every one-launch figure from below (CUB's two launches pay it twice).
+  double floor_us = time_us([] { empty_kernel<<<1, 32>>>(); }, 0);
+  std::printf("# launch floor: %.2f us per back-to-back launch of an empty kernel\n", floor_us);
+  std::fprintf(csv, "empty-launch,0,0,%.3f,0,0,0,0,0,-\n", floor_us);
   std::printf("%-8s %11s %9s %8s %9s %8s %7s %7s %8s %6s %s\n", "case", "n", "gpugen_us", "GB/s", "cub_us", "GB/s",
               "vs_cub", "t/t_cub", "ceil", "%ceil", "check");
   size_t tb = temp_size;

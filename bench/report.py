@@ -4,6 +4,9 @@ import csv, os, sys
 
 out = sys.argv[1] if len(sys.argv) > 1 else "out"
 rows = list(csv.DictReader(open(os.path.join(out, "bench.csv"))))
+# the empty kernel's time per back-to-back launch: the floor of small n
+floor = next((float(r["gpugen_us"]) for r in rows if r["case"] == "empty-launch"), None)
+rows = [r for r in rows if r["case"] != "empty-launch"]
 peers = list(csv.DictReader(open(os.path.join(out, "peers.csv")))) if os.path.exists(os.path.join(out, "peers.csv")) else []
 
 def f(x):
@@ -54,8 +57,10 @@ if cp:
     checks.append(("2. int -> {int, long long} >= 1.3x CuPy ReductionKernel", r >= 1.3, "%.2fx at 2^28" % r))
 for case in ["int32", "float", "double", "sumsq", "welford", "struct12", "struct6", "argmax"]:
     mids = [pick(case, 1 << e) for e in (16, 18, 20)]
-    worst = max(f(r["gpugen_us"]) / f(r["cub_us"]) for r in mids if r)
-    checks.append(("3. %s, n = 2^16..2^20: time <= 0.45x CUB's" % case, worst <= 0.45, "worst %.2f" % worst))
+    w = max((r for r in mids if r), key=lambda r: f(r["gpugen_us"]) / f(r["cub_us"]))
+    worst = f(w["gpugen_us"]) / f(w["cub_us"])
+    checks.append(("3. %s, n = 2^16..2^20: time <= 0.45x CUB's" % case, worst <= 0.45,
+                   "worst %.2f (%.2f against %.2f µs at n = %s)" % (worst, f(w["gpugen_us"]), f(w["cub_us"]), w["n"])))
     r10 = pick(case, 1 << 10)
     checks.append(("3. %s, n = 2^10: time <= 0.9x CUB's" % case, f(r10["gpugen_us"]) / f(r10["cub_us"]) <= 0.9,
                    "%.2f" % (f(r10["gpugen_us"]) / f(r10["cub_us"]))))
@@ -68,11 +73,16 @@ for case in ["int32", "float", "double", "sumsq", "welford", "struct12", "struct
 m = pick("maxsub", largest=True)
 mr = f(m["gpugen_GBps"]) / f(m["ceiling_GBps"])
 checks.append(("4. non-commutative max-subarray >= 90% of the read ceiling at 1 GiB", mr >= 0.9, "%.1f%%" % (100 * mr)))
-lines += ["", "| target | met | measured |", "|---|---|---|"]
+lines += [""]
+summary = len(lines)
+if floor:
+    lines += ["Launch floor: %.2f µs per back-to-back launch of an empty kernel (one launch of any kind costs at least this;"
+              " 0.45x of CUB's two launches is %.2f µs when they cost nothing more)." % (floor, 0.9 * floor), ""]
+lines += ["| target | met | measured |", "|---|---|---|"]
 for name, met, what in checks:
     lines.append("| %s | %s | %s |" % (name, "yes" if met else "**no**", what))
 open(os.path.join(out, "table.md"), "w").write("\n".join(lines) + "\n")
-print("\n".join(lines[-len(checks) - 1:]))
+print("\n".join(lines[summary:]))
 
 try:
     import matplotlib
