@@ -7,11 +7,12 @@ set -e
 gen=$1
 here=$(dirname "$0")
 gencode=$(sed -n 's/^bench_GENCODE := //p' "$gen/bench.mk")
-# One timed nvcc run: FILE INCLUDES...
+# One timed nvcc run: FILE INCLUDES... (fails if nvcc does: a failed build
+# must not be timed as a fast one)
 seconds() {
   file=$1; shift
   s=$(date +%s.%N)
-  nvcc -std=c++17 -O3 $gencode "$@" -c -o /dev/null "$file"
+  nvcc -std=c++17 -O3 $gencode "$@" -c -o /dev/null "$file" >&2 || return 1
   e=$(date +%s.%N)
   awk -v s="$s" -v e="$e" 'BEGIN { print e - s }'
 }
@@ -20,8 +21,10 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
 # slows both alike; best of three each.
 g=""; c=""
 for i in 1 2 3; do
-  g=$(min "$(seconds "$gen/bench.cu" -I"$gen" -I"$here")" "$g")
-  c=$(min "$(seconds "$here/cub_equiv.cu" -I"$here")" "$c")
+  t=$(seconds "$gen/bench.cu" -I"$gen" -I"$here") || { echo "nvcc failed on $gen/bench.cu" >&2; exit 1; }
+  g=$(min "$t" "$g")
+  t=$(seconds "$here/cub_equiv.cu" -I"$here") || { echo "nvcc failed on $here/cub_equiv.cu" >&2; exit 1; }
+  c=$(min "$t" "$c")
 done
 echo "targets:$gencode"
 printf 'gpugen module (9 reductions): %6.2f s\n' "$g"
