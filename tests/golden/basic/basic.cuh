@@ -888,16 +888,18 @@ template <> __host__ __device__ __forceinline__ bool less<__nv_bfloat16>(__nv_bf
   return __bfloat162float(a) < __bfloat162float(b);
 }
 
+__host__ __device__ constexpr int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
 /* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
  * CUB's nominal items do, so wider elements take fewer. The element-by-
  * element fallback takes at most 4 (it only serves inputs that cannot be
  * aligned, and its registers count against every kernel). */
 __host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
-  return items_per_thread * 4 / group_bytes < 1 ? 1 : (items_per_thread * 4 / group_bytes > 16 ? 16 : items_per_thread * 4 / group_bytes);
+  return clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
 }
 
 __host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, int size) {
-  return groups_per_lane(items_per_thread, size) > 4 ? 4 : groups_per_lane(items_per_thread, size);
+  return clamp_int(groups_per_lane(items_per_thread, size), 1, 4);
 }
 
 /* Whether every pointer aligned for T reaches a 16-byte boundary within 16
@@ -905,7 +907,8 @@ __host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, 
  * sizeof(T) and 16 divides alignof(T). Then the element-by-element fallback
  * is unreachable and is not compiled (it costs compile time and registers). */
 template <class T> __host__ __device__ constexpr bool always_alignable() {
-  return ((sizeof(T) & (~sizeof(T) + 1)) < 16 ? (sizeof(T) & (~sizeof(T) + 1)) : 16) <= alignof(T);
+  constexpr size_t lowest_bit = sizeof(T) & (~sizeof(T) + 1); /* the gcd with 16, below 16 */
+  return (lowest_bit < 16 ? lowest_bit : 16) <= alignof(T);
 }
 
 /* Loads a block-written partial through L2 (other SMs wrote it). */
@@ -1097,8 +1100,8 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename
   constexpr int PER = VECTOR ? U : 1;
   constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)sizeof(T);
   constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
-  constexpr int K = VECTOR ? (LINE_GROUPS > 8 ? 8 : LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN) : K_IN;
-  constexpr int RUN = VECTOR ? K * (RUN_GROUPS / K > 8 ? 8 : RUN_GROUPS / K > 1 ? RUN_GROUPS / K : 1) : K;
+  constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
+  constexpr int RUN = VECTOR ? K * clamp_int(RUN_GROUPS / K, 1, 8) : K;
   constexpr int PREFETCH = VECTOR ? 256 : 0;
   const int lane = threadIdx.x & 31;
   A running = Op::identity();
