@@ -134,7 +134,28 @@ static void row(const char *name, size_t n, size_t bytes, double g_us, double c_
 }
 
 // sizes: 2^10 .. 2^28 elements by powers of 4, plus 1 GiB of input
+// Element counts from BENCH_SIZES (comma-separated), e.g. sizes that are
+// not a whole number of tiles; empty when unset. Read before any CUDA call,
+// so that a bad list fails at once.
+static std::vector<size_t> listed_sizes;
+static void read_listed_sizes() {
+  const char *list = std::getenv("BENCH_SIZES");
+  for (const char *p = list; p && *p;) {
+    char *e;
+    size_t n = std::strtoull(p, &e, 10);
+    if (e == p || n == 0 || (*e && *e != ',') || *p == '-') {
+      std::fprintf(stderr, "bench: BENCH_SIZES must be positive element counts separated by commas, got \"%s\"\n", list);
+      std::exit(1);
+    }
+    listed_sizes.push_back(n);
+    p = *e ? e + 1 : e;
+  }
+}
+
+// The issue's sizes (2^10 to 2^28 by powers of 4, and 1 GiB), or BENCH_SIZES.
 static std::vector<size_t> sizes_for(size_t elem) {
+  if (!listed_sizes.empty())
+    return listed_sizes;
   std::vector<size_t> s;
   for (int e = 10; e <= 28; e += 2)
     s.push_back((size_t)1 << e);
@@ -197,6 +218,7 @@ static void run(const char *name, G gpugen_call, C cub_call, Check same, bool ha
 }
 
 int main(int argc, char **argv) {
+  read_listed_sizes();
   cudaDeviceProp prop;
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   int cub_version = CUB_VERSION;
