@@ -4,6 +4,7 @@
 // as GB/s of input read. Writes a table to stdout and CSV to argv[1].
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -133,22 +134,25 @@ static void row(const char *name, size_t n, size_t bytes, double g_us, double c_
   std::fflush(stdout);
 }
 
-// sizes: 2^10 .. 2^28 elements by powers of 4, plus 1 GiB of input
 // Element counts from BENCH_SIZES (comma-separated), e.g. sizes that are
 // not a whole number of tiles; empty when unset. Read before any CUDA call,
 // so that a bad list fails at once.
 static std::vector<size_t> listed_sizes;
 static void read_listed_sizes() {
   const char *list = std::getenv("BENCH_SIZES");
-  for (const char *p = list; p && *p;) {
+  if (!list || !*list)
+    return;
+  for (const char *p = list;;) {
     char *e;
     size_t n = std::strtoull(p, &e, 10);
-    if (e == p || n == 0 || (*e && *e != ',') || *p == '-') {
+    if (!std::isdigit((unsigned char)*p) || n == 0 || (*e && *e != ',')) {
       std::fprintf(stderr, "bench: BENCH_SIZES must be positive element counts separated by commas, got \"%s\"\n", list);
       std::exit(1);
     }
     listed_sizes.push_back(n);
-    p = *e ? e + 1 : e;
+    if (!*e)
+      break;
+    p = e + 1;
   }
 }
 
