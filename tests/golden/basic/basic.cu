@@ -146,6 +146,13 @@ extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_ou
                                                       : basic::detail::element_groups_per_lane(c.items, 1));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (basic::detail::total_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -199,6 +206,13 @@ extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, voi
                                                       : basic::detail::element_groups_per_lane(c.items, 4));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (basic::detail::fmax_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -252,6 +266,13 @@ extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_resul
                                                       : basic::detail::element_groups_per_lane(c.items, 8));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (basic::detail::best_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(basic_best_result) > 16 ? alignof(basic_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -305,6 +326,13 @@ extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, voi
                                                       : basic::detail::element_groups_per_lane(c.items, 16));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (basic::detail::mask_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(IntLL) > 16 ? alignof(IntLL) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -358,6 +386,13 @@ extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, voi
                                                       : basic::detail::element_groups_per_lane(c.items, 6));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (basic::detail::lo_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(Short3) > 16 ? alignof(Short3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,

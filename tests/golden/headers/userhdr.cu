@@ -145,6 +145,13 @@ extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, 
                                                       : userhdr::detail::element_groups_per_lane(c.items, 4));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (userhdr::detail::maxsub_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   userhdr_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -198,6 +205,13 @@ extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_
                                                       : userhdr::detail::element_groups_per_lane(c.items, 4));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (userhdr::detail::variance_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   userhdr_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,

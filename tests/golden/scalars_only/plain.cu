@@ -145,6 +145,13 @@ extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void 
                                                       : plain::detail::element_groups_per_lane(c.items, 1));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (plain::detail::count_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(int) > 16 ? alignof(int) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -198,6 +205,13 @@ extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, vo
                                                       : plain::detail::element_groups_per_lane(c.items, 2));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (plain::detail::hsum_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -251,6 +265,13 @@ extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_ou
                                                       : plain::detail::element_groups_per_lane(c.items, 8));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
+   * only the blocks that get one (the same share size), so that no block
+   * publishes an identity for block 0 to wait for and merge. */
+  if (plain::detail::bits_op::commutative && needed > 0) {
+    const size_t share = (needed + grid - 1) / grid;
+    grid = (unsigned int)((needed + share - 1) / share);
+  }
   size_t align = alignof(uint64_t) > 16 ? alignof(uint64_t) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,

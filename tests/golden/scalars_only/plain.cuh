@@ -598,10 +598,11 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
  * l, a multiple of 2*offset, appends lane l+offset's range); lane 0 ends
  * with the result of lanes [0, valid). Correct for non-commutative
  * operators. BOUNDED: lanes from valid on are never combined, since a costly
- * operator pays for combining with its identity too (Welford's combine
- * divides by the summed counts); merges of a few partials use it, which took
- * 2 to 3 us off Welford at 2^14 to 2^20 on an H100. The hot loops call it
- * unbounded, without the extra test. */
+ * operator pays for combining with its identity too: Welford's combine
+ * divides 0 by the summed counts, and a zero dividend takes the IEEE
+ * division's slow path. Bounding the merges of a few partials took 2 to
+ * 3 us off Welford at 2^14 to 2^20 on an H100. The ordered hot loop calls
+ * it unbounded, without the extra test. */
 template <class Op, bool BOUNDED = false>
 __device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = 32) {
   const int lane = threadIdx.x & 31;
@@ -739,10 +740,17 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typena
       }
     }
   }
+  /* In a share shorter than one run of 32 * K groups, the chains and lanes
+   * that saw no group hold the identity; they are left out, not combined.
+   * One bounded tree for both cases: a second copy cost the one-block
+   * calls more than its compares cost the others (H100). */
+  const size_t warp_begin = begin + (size_t)warp * 32 * K;
+  const bool full = warp_begin + 32 * K <= end;
 #pragma unroll
   for (int k = 1; k < K; ++k)
-    acc[0] = Op::combine(acc[0], acc[k]);
-  return warp_reduce<Op>(acc[0]);
+    if (full || warp_begin + k * 32 + lane < end)
+      acc[0] = Op::combine(acc[0], acc[k]);
+  return warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
 }
 
 /* Ordered operators: one warp's contiguous range of groups [begin, end).
@@ -841,28 +849,34 @@ template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
 __device__ __forceinline__ typename Op::acc_type reduce_block_share(const typename Op::input_type *in, size_t groups,
                                                                      size_t first_index, typename Op::acc_type *scratch) {
   typedef typename Op::acc_type A;
-  const int warps = BLOCK / 32, warp = threadIdx.x >> 5;
+  const int warp = threadIdx.x >> 5;
   A v;
+  bool empty;
   if constexpr (Op::commutative) {
     const size_t tile = (size_t)BLOCK * K, tiles = (groups + tile - 1) / tile;
     const size_t per_block = (tiles + gridDim.x - 1) / gridDim.x * tile;
     const size_t begin = blockIdx.x * per_block < groups ? blockIdx.x * per_block : groups;
     const size_t end = begin + per_block < groups ? begin + per_block : groups;
     v = reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, end, first_index);
+    empty = begin + (size_t)warp * 32 * K >= end;
   } else {
+    const int warps = BLOCK / 32;
     const size_t total_warps = (size_t)gridDim.x * warps;
     const size_t per_warp = (groups + total_warps - 1) / total_warps;
     const size_t gw = (size_t)blockIdx.x * warps + warp;
     const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
     const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
     v = reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
+    empty = begin >= end;
   }
   if ((threadIdx.x & 31) == 0)
     scratch[warp] = v;
-  __syncthreads();
+  /* the warps that saw groups come first; the rest hold the identity and
+   * are left out */
+  const int active = __syncthreads_count((threadIdx.x & 31) == 0 && !empty);
   if (warp == 0) {
-    v = (int)(threadIdx.x & 31) < warps ? scratch[threadIdx.x] : Op::identity();
-    v = warp_reduce<Op, true>(v, warps);
+    v = (int)(threadIdx.x & 31) < active ? scratch[threadIdx.x] : Op::identity();
+    v = warp_reduce<Op, true>(v, active);
   }
   return v;
 }
@@ -922,11 +936,12 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
     }
     __threadfence();
     /* Merge: thread t takes a contiguous run of partials, in order, four
-     * loads in flight at a time. */
+     * loads in flight at a time, starting from its first partial rather than
+     * the identity. */
     const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
     const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-    m = Op::identity();
-    for (unsigned int i = first; i < last; i += 4) {
+    m = first < last ? load_cg(partials + first) : Op::identity();
+    for (unsigned int i = first + 1; i < last; i += 4) {
       A p[4];
 #pragma unroll
       for (int j = 0; j < 4; ++j)
@@ -941,8 +956,13 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
     for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
       flags[i] = 0;
   }
-  if (threadIdx.x == 0)
-    *out = Op::combine(Op::combine(h, m), t);
+  if (threadIdx.x == 0) { /* the head and tail only where there are some */
+    if (head > 0)
+      m = Op::combine(h, m);
+    if (head + groups * per_group < n)
+      m = Op::combine(m, t);
+    *out = m;
+  }
 }
 
 } // namespace detail
