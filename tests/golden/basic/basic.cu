@@ -146,12 +146,19 @@ extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_ou
                                                       : basic::detail::element_groups_per_lane(c.items, 1));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
-   * only the blocks that get one (the same share size), so that no block
-   * publishes an identity for block 0 to wait for and merge. */
-  if (basic::detail::total_op::commutative && needed > 0) {
-    const size_t share = (needed + grid - 1) / grid;
-    grid = (unsigned int)((needed + share - 1) / share);
+  /* Launch only the blocks that get a share, with the same share size as
+   * the full grid would have (the kernel derives it from gridDim.x), so that
+   * no block publishes an identity for block 0 to wait for and merge.
+   * Commutative shares are whole tiles per block, ordered ones groups per
+   * warp. */
+  if (needed > 0) {
+    if (basic::detail::total_op::commutative) {
+      const size_t share = (needed + grid - 1) / grid;
+      grid = (unsigned int)((needed + share - 1) / share);
+    } else {
+      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
+      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
+    }
   }
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
@@ -206,12 +213,19 @@ extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, voi
                                                       : basic::detail::element_groups_per_lane(c.items, 4));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
-   * only the blocks that get one (the same share size), so that no block
-   * publishes an identity for block 0 to wait for and merge. */
-  if (basic::detail::fmax_op::commutative && needed > 0) {
-    const size_t share = (needed + grid - 1) / grid;
-    grid = (unsigned int)((needed + share - 1) / share);
+  /* Launch only the blocks that get a share, with the same share size as
+   * the full grid would have (the kernel derives it from gridDim.x), so that
+   * no block publishes an identity for block 0 to wait for and merge.
+   * Commutative shares are whole tiles per block, ordered ones groups per
+   * warp. */
+  if (needed > 0) {
+    if (basic::detail::fmax_op::commutative) {
+      const size_t share = (needed + grid - 1) / grid;
+      grid = (unsigned int)((needed + share - 1) / share);
+    } else {
+      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
+      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
+    }
   }
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
@@ -266,12 +280,19 @@ extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_resul
                                                       : basic::detail::element_groups_per_lane(c.items, 8));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
-   * only the blocks that get one (the same share size), so that no block
-   * publishes an identity for block 0 to wait for and merge. */
-  if (basic::detail::best_op::commutative && needed > 0) {
-    const size_t share = (needed + grid - 1) / grid;
-    grid = (unsigned int)((needed + share - 1) / share);
+  /* Launch only the blocks that get a share, with the same share size as
+   * the full grid would have (the kernel derives it from gridDim.x), so that
+   * no block publishes an identity for block 0 to wait for and merge.
+   * Commutative shares are whole tiles per block, ordered ones groups per
+   * warp. */
+  if (needed > 0) {
+    if (basic::detail::best_op::commutative) {
+      const size_t share = (needed + grid - 1) / grid;
+      grid = (unsigned int)((needed + share - 1) / share);
+    } else {
+      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
+      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
+    }
   }
   size_t align = alignof(basic_best_result) > 16 ? alignof(basic_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
@@ -326,12 +347,19 @@ extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, voi
                                                       : basic::detail::element_groups_per_lane(c.items, 16));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
-   * only the blocks that get one (the same share size), so that no block
-   * publishes an identity for block 0 to wait for and merge. */
-  if (basic::detail::mask_op::commutative && needed > 0) {
-    const size_t share = (needed + grid - 1) / grid;
-    grid = (unsigned int)((needed + share - 1) / share);
+  /* Launch only the blocks that get a share, with the same share size as
+   * the full grid would have (the kernel derives it from gridDim.x), so that
+   * no block publishes an identity for block 0 to wait for and merge.
+   * Commutative shares are whole tiles per block, ordered ones groups per
+   * warp. */
+  if (needed > 0) {
+    if (basic::detail::mask_op::commutative) {
+      const size_t share = (needed + grid - 1) / grid;
+      grid = (unsigned int)((needed + share - 1) / share);
+    } else {
+      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
+      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
+    }
   }
   size_t align = alignof(IntLL) > 16 ? alignof(IntLL) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
@@ -386,12 +414,19 @@ extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, voi
                                                       : basic::detail::element_groups_per_lane(c.items, 6));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
-   * only the blocks that get one (the same share size), so that no block
-   * publishes an identity for block 0 to wait for and merge. */
-  if (basic::detail::lo_op::commutative && needed > 0) {
-    const size_t share = (needed + grid - 1) / grid;
-    grid = (unsigned int)((needed + share - 1) / share);
+  /* Launch only the blocks that get a share, with the same share size as
+   * the full grid would have (the kernel derives it from gridDim.x), so that
+   * no block publishes an identity for block 0 to wait for and merge.
+   * Commutative shares are whole tiles per block, ordered ones groups per
+   * warp. */
+  if (needed > 0) {
+    if (basic::detail::lo_op::commutative) {
+      const size_t share = (needed + grid - 1) / grid;
+      grid = (unsigned int)((needed + share - 1) / share);
+    } else {
+      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
+      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
+    }
   }
   size_t align = alignof(Short3) > 16 ? alignof(Short3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);

@@ -145,12 +145,19 @@ extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, 
                                                       : tagged::detail::element_groups_per_lane(c.items, 4));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
-   * only the blocks that get one (the same share size), so that no block
-   * publishes an identity for block 0 to wait for and merge. */
-  if (tagged::detail::range_op::commutative && needed > 0) {
-    const size_t share = (needed + grid - 1) / grid;
-    grid = (unsigned int)((needed + share - 1) / share);
+  /* Launch only the blocks that get a share, with the same share size as
+   * the full grid would have (the kernel derives it from gridDim.x), so that
+   * no block publishes an identity for block 0 to wait for and merge.
+   * Commutative shares are whole tiles per block, ordered ones groups per
+   * warp. */
+  if (needed > 0) {
+    if (tagged::detail::range_op::commutative) {
+      const size_t share = (needed + grid - 1) / grid;
+      grid = (unsigned int)((needed + share - 1) / share);
+    } else {
+      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
+      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
+    }
   }
   size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
@@ -197,12 +204,19 @@ extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_
                                                       : tagged::detail::element_groups_per_lane(c.items, 20));
   size_t needed = (groups + per_block - 1) / per_block;
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Commutative shares are whole tiles, ceil(needed / grid) each; launch
-   * only the blocks that get one (the same share size), so that no block
-   * publishes an identity for block 0 to wait for and merge. */
-  if (tagged::detail::last_span_op::commutative && needed > 0) {
-    const size_t share = (needed + grid - 1) / grid;
-    grid = (unsigned int)((needed + share - 1) / share);
+  /* Launch only the blocks that get a share, with the same share size as
+   * the full grid would have (the kernel derives it from gridDim.x), so that
+   * no block publishes an identity for block 0 to wait for and merge.
+   * Commutative shares are whole tiles per block, ordered ones groups per
+   * warp. */
+  if (needed > 0) {
+    if (tagged::detail::last_span_op::commutative) {
+      const size_t share = (needed + grid - 1) / grid;
+      grid = (unsigned int)((needed + share - 1) / share);
+    } else {
+      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
+      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
+    }
   }
   size_t align = alignof(Window) > 16 ? alignof(Window) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
