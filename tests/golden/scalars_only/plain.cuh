@@ -956,12 +956,16 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
     for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
       flags[i] = 0;
   }
-  if (threadIdx.x == 0) { /* the head and tail only where there are some */
-    if (head > 0)
-      m = Op::combine(h, m);
+  if (threadIdx.x == 0) { /* only the parts that hold elements are combined */
+    A r = h;                 /* the head's total, or the identity */
+    bool any = head > 0;
+    if (groups > 0) {
+      r = any ? Op::combine(r, m) : m;
+      any = true;
+    }
     if (head + groups * per_group < n)
-      m = Op::combine(m, t);
-    *out = m;
+      r = any ? Op::combine(r, t) : t;
+    *out = r;
   }
 }
 
