@@ -60,6 +60,21 @@ static inline HD MaxSub maxsub_fold(MaxSub a, int x) {
   return maxsub_combine(a, one);
 }
 
+/* A sum that counts the combines with the identity (n == 0) on either side.
+ * The CPU reference only folds, so its count is 0, and the exact comparison
+ * fails on any such combine in the GPU's merges: the generated kernels
+ * promise none for commutative operators (docs/emitted.md, "Merging"). */
+typedef struct Counted { long long n, sum, identity_combines; } Counted;
+static inline HD Counted counted_fold(Counted a, int x) {
+  a.n += 1;
+  a.sum += x;
+  return a;
+}
+static inline HD Counted counted_combine(Counted a, Counted b) {
+  Counted r = {a.n + b.n, a.sum + b.sum, a.identity_combines + b.identity_combines + (a.n == 0 || b.n == 0)};
+  return r;
+}
+
 #define HASH_P 1099511628211ULL
 static inline HD Hash hash_combine(Hash a, Hash b) {
   Hash r = {a.h * b.p + b.h, a.p * b.p};
