@@ -144,22 +144,14 @@ extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_ou
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 1));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = basic::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (basic::detail::total_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(basic::detail::total_op::commutative ? basic::detail::busy_parts(needed, grid)
+                                             : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -211,22 +203,14 @@ extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, voi
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 4));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = basic::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (basic::detail::fmax_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(basic::detail::fmax_op::commutative ? basic::detail::busy_parts(needed, grid)
+                                             : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -278,22 +262,14 @@ extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_resul
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 8));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = basic::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (basic::detail::best_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(basic::detail::best_op::commutative ? basic::detail::busy_parts(needed, grid)
+                                             : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(basic_best_result) > 16 ? alignof(basic_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -345,22 +321,14 @@ extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, voi
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 16));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = basic::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (basic::detail::mask_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(basic::detail::mask_op::commutative ? basic::detail::busy_parts(needed, grid)
+                                             : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(IntLL) > 16 ? alignof(IntLL) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -412,22 +380,14 @@ extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, voi
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 48)
                                                       : basic::detail::element_groups_per_lane(c.items, 6));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = basic::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (basic::detail::lo_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(basic::detail::lo_op::commutative ? basic::detail::busy_parts(needed, grid)
+                                             : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Short3) > 16 ? alignof(Short3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,

@@ -143,22 +143,14 @@ extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, 
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? userhdr::detail::groups_per_lane(c.items, 16)
                                                       : userhdr::detail::element_groups_per_lane(c.items, 4));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = userhdr::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (userhdr::detail::maxsub_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(userhdr::detail::maxsub_op::commutative ? userhdr::detail::busy_parts(needed, grid)
+                                             : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   userhdr_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -210,22 +202,14 @@ extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? userhdr::detail::groups_per_lane(c.items, 16)
                                                       : userhdr::detail::element_groups_per_lane(c.items, 4));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = userhdr::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (userhdr::detail::variance_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(userhdr::detail::variance_op::commutative ? userhdr::detail::busy_parts(needed, grid)
+                                             : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   userhdr_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,

@@ -143,22 +143,14 @@ extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void 
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 1));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = plain::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (plain::detail::count_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(plain::detail::count_op::commutative ? plain::detail::busy_parts(needed, grid)
+                                             : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(int) > 16 ? alignof(int) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -210,22 +202,14 @@ extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, vo
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 2));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = plain::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (plain::detail::hsum_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(plain::detail::hsum_op::commutative ? plain::detail::busy_parts(needed, grid)
+                                             : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -277,22 +261,14 @@ extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_ou
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 8));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = plain::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (plain::detail::bits_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(plain::detail::bits_op::commutative ? plain::detail::busy_parts(needed, grid)
+                                             : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(uint64_t) > 16 ? alignof(uint64_t) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,

@@ -553,6 +553,15 @@ template <> __host__ __device__ __forceinline__ bool less<__nv_bfloat16>(__nv_bf
 }
 
 __host__ __device__ constexpr int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+__host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
+ * parts) each, hold any. Split over that many parts, the share size is the
+ * same, so the host launches only those (the kernel derives the share from
+ * gridDim.x) and no block publishes an identity for block 0 to merge. */
+__host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
+  return ceil_div(total, ceil_div(total, parts));
+}
 
 /* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
  * CUB's nominal items do, so wider elements take fewer. The element-by-
@@ -853,8 +862,8 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(const typena
   A v;
   bool empty;
   if constexpr (Op::commutative) {
-    const size_t tile = (size_t)BLOCK * K, tiles = (groups + tile - 1) / tile;
-    const size_t per_block = (tiles + gridDim.x - 1) / gridDim.x * tile;
+    const size_t tile = (size_t)BLOCK * K;
+    const size_t per_block = ceil_div(ceil_div(groups, tile), gridDim.x) * tile;
     const size_t begin = blockIdx.x * per_block < groups ? blockIdx.x * per_block : groups;
     const size_t end = begin + per_block < groups ? begin + per_block : groups;
     v = reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, end, first_index);
@@ -862,7 +871,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(const typena
   } else {
     const int warps = BLOCK / 32;
     const size_t total_warps = (size_t)gridDim.x * warps;
-    const size_t per_warp = (groups + total_warps - 1) / total_warps;
+    const size_t per_warp = ceil_div(groups, total_warps);
     const size_t gw = (size_t)blockIdx.x * warps + warp;
     const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
     const size_t end = begin + per_warp < groups ? begin + per_warp : groups;

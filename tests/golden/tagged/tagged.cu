@@ -143,22 +143,14 @@ extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, 
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 16)
                                                       : tagged::detail::element_groups_per_lane(c.items, 4));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = tagged::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (tagged::detail::range_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(tagged::detail::range_op::commutative ? tagged::detail::busy_parts(needed, grid)
+                                             : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   tagged_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
@@ -202,22 +194,14 @@ extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 80)
                                                       : tagged::detail::element_groups_per_lane(c.items, 20));
-  size_t needed = (groups + per_block - 1) / per_block;
+  size_t needed = tagged::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
-  /* Launch only the blocks that get a share, with the same share size as
-   * the full grid would have (the kernel derives it from gridDim.x), so that
-   * no block publishes an identity for block 0 to wait for and merge.
-   * Commutative shares are whole tiles per block, ordered ones groups per
-   * warp. */
-  if (needed > 0) {
-    if (tagged::detail::last_span_op::commutative) {
-      const size_t share = (needed + grid - 1) / grid;
-      grid = (unsigned int)((needed + share - 1) / share);
-    } else {
-      const size_t warps = (size_t)c.block / 32, share = (groups + grid * warps - 1) / (grid * warps);
-      grid = (unsigned int)(((groups + share - 1) / share + warps - 1) / warps);
-    }
-  }
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(tagged::detail::last_span_op::commutative ? tagged::detail::busy_parts(needed, grid)
+                                             : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Window) > 16 ? alignof(Window) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   tagged_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
