@@ -88,7 +88,8 @@ void layout_scalar_plan(ScalarKind k, WordPlan *shuffle, WordPlan *load);
 
 /* Generated files: emitters add, output.c writes. */
 typedef struct {
-  const char *name;     /* file name inside the output directory */
+  const char *name;     /* as shown in messages: the file name inside the output directory */
+  const char *path;     /* absolute path where it lands */
   Buf text;
 } OutputFile;
 typedef struct {
@@ -96,7 +97,8 @@ typedef struct {
   int nfiles;
   const char *out_dir;  /* where the files will land (for relative includes) */
 } OutputSet;
-Buf *output_add(OutputSet *set, const char *name);
+Buf *output_add(OutputSet *set, const char *name);      /* a file inside out_dir */
+Buf *output_add_path(OutputSet *set, const char *path); /* a file anywhere (absolute path) */
 void output_free(OutputSet *set);
 /* Writes every file atomically, only when changed. 0 on success; on failure
  * nothing in out_dir has changed and a message was printed. */
@@ -125,5 +127,23 @@ const char *type_cuda_spelling(const TypeRef *r);     /* in CUDA C++ */
 const char *relative_path(const char *from_dir, const char *to_path);
 void emit_banner(Buf *b, const Spec *spec, const char *comment_open, const char *line_prefix,
                  const char *comment_close);
+
+/* driver.c: the whole pipeline, for main.c, the fuzzer and the tests */
+typedef struct {
+  const char *spec_path;  /* for messages; read unless spec_text is given */
+  const char *spec_text;  /* the spec's bytes (spec_len of them), or NULL */
+  size_t spec_len;
+  const char *out_dir;    /* -o */
+  bool check_only;        /* --check: validate, write nothing */
+  bool verbose;           /* -v */
+  const int *archs;       /* when non-NULL, the architectures nvcc builds (nvcc is not asked) */
+  int narchs;
+  bool skip_headers;      /* leave out the libclang checks (the fuzzer) */
+} GenOptions;
+/* Runs every stage; 0 on success, 1 when the spec or the output had errors
+ * (reported through diag.c or on stderr). */
+int gpugen_generate(const GenOptions *o);
+/* Forgets diagnostics and frees the arena, for a next in-process run. */
+void gpugen_reset(void);
 
 #endif

@@ -5,12 +5,6 @@
 #include <unistd.h>
 #include "gpugen.h"
 
-typedef struct {
-  const char *spec_path;
-  const char *out_dir;   /* -o; "out" by default */
-  bool check_only;       /* --check */
-  bool verbose;          /* -v */
-} Options;
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -44,8 +38,8 @@ static _Noreturn void usage_error(const char *fmt, const char *arg) {
   exit(2);
 }
 
-static Options parse_options(int argc, char **argv) {
-  Options o = {.out_dir = "out"};
+static GenOptions parse_options(int argc, char **argv) {
+  GenOptions o = {.out_dir = "out"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -75,65 +69,6 @@ static Options parse_options(int argc, char **argv) {
   if (!o.spec_path)
     usage_error("no spec given%s", "");
   return o;
-}
-
-/* A header the user keeps next to the output must not be overwritten. */
-static void check_header_clash(const Spec *spec, const OutputSet *set) {
-  for (int i = 0; i < spec->nheaders; i++) {
-    const char *h = spec->headers[i];
-    const char *abs = absolute_path(h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
-    for (int f = 0; f < set->nfiles; f++)
-      if (strcmp(abs, arena_printf("%s/%s", set->out_dir, set->files[f].name)) == 0)
-        diag_error(spec->path, "headers[%d]: '%s' is where gpugen writes its own %s; choose another -o", i, h,
-                   set->files[f].name);
-  }
-}
-
-static int run(const Options *o) {
-  size_t len;
-  char *text = read_file(o->spec_path, &len);
-  if (!text) {
-    fprintf(stderr, "%s: error: cannot read the spec: %s\n", o->spec_path, strerror(errno));
-    return 1;
-  }
-  Spec *spec = spec_parse(o->spec_path, text, len);
-  if (!spec) /* a JSON syntax error; shape errors still go through the checks */
-    return 1;
-  spec->dir = dir_name(absolute_path(o->spec_path));
-
-  int archs[64];
-  const char *why = NULL;
-  int narchs = nvcc_supported_archs(archs, 64, &why);
-  if (narchs < 0)
-    diag_error(o->spec_path, "cannot check \"targets\": %s", why);
-  spec_check(spec, archs, narchs);
-  if (diag_count())
-    return 1;
-  layout_spec(spec);
-  if (diag_count())
-    return 1;
-  ClangOptions clang = {ARENA_ARRAY(const char *, spec->ninclude_dirs), spec->ninclude_dirs, cuda_include_dir()};
-  for (int i = 0; i < spec->ninclude_dirs; i++) {
-    const char *d = spec->include_dirs[i];
-    clang.include_dirs[i] = d[0] == '/' ? d : arena_printf("%s/%s", spec->dir, d);
-  }
-  clang_check_spec(spec, &clang);
-  if (diag_count())
-    return 1;
-
-  OutputSet set = {.out_dir = absolute_path(o->out_dir)};
-  emit_header(spec, &set);
-  emit_device(spec, &set);
-  emit_host(spec, &set);
-  emit_build(spec, &set);
-  check_header_clash(spec, &set);
-  int status = 0;
-  if (diag_count())
-    status = 1;
-  else if (!o->check_only && output_write(&set, o->out_dir, o->verbose) != 0)
-    status = 1;
-  output_free(&set);
-  return status;
 }
 
 /* gpugen init [-o SPEC] [-I DIR]... HEADER TYPE...: a spec skeleton whose
@@ -194,8 +129,8 @@ int main(int argc, char **argv) {
     arena_free_all();
     return status;
   }
-  Options o = parse_options(argc, argv);
-  int status = run(&o);
+  GenOptions o = parse_options(argc, argv);
+  int status = gpugen_generate(&o);
   arena_free_all();
   return status;
 }

@@ -14,7 +14,14 @@ Buf *output_add(OutputSet *set, const char *name) {
     bug("too many output files");
   OutputFile *f = &set->files[set->nfiles++];
   f->name = name;
+  f->path = arena_printf("%s/%s", set->out_dir, name);
   return &f->text;
+}
+
+Buf *output_add_path(OutputSet *set, const char *path) {
+  Buf *b = output_add(set, path);
+  set->files[set->nfiles - 1].path = path;
+  return b;
 }
 
 void output_free(OutputSet *set) {
