@@ -90,6 +90,7 @@ void layout_scalar_plan(ScalarKind k, WordPlan *shuffle, WordPlan *load);
 typedef struct {
   const char *name;     /* as shown in messages: the file name inside the output directory */
   const char *path;     /* absolute path where it lands */
+  bool always_write;    /* rewritten even when unchanged (the depfile, the stamp) */
   Buf text;
 } OutputFile;
 typedef struct {
