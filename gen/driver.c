@@ -5,7 +5,69 @@
 #include <string.h>
 #include "gpugen.h"
 
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Generated files include the user's headers by their spelling in the spec,
+ * found through -I flags, so a user header whose file name is one of the
+ * output names would hide the generated file or be hidden by it. */
+static void report_clash(const Spec *spec, const OutputSet *set, const char *header, const char *which) {
+  const char *stamp = arena_printf("%s.stamp", spec->module);
+  const char *name = base_name(header);
+  for (int f = 0; f <= set->nfiles; f++) {
+    const char *out = f < set->nfiles ? set->files[f].name : stamp;
+    if (strcmp(name, out) == 0) {
+      diag_error(spec->path, "%sthe header %s has the file name of gpugen's output %s (in the output directory); "
+                 "on the include path one would hide the other: rename the header or the module", which,
+                 display_path(header), out);
+      return;
+    }
+  }
+}
+
+static void check_header_clash(const Spec *spec, const OutputSet *set) {
+  const char **direct = ARENA_ARRAY(const char *, spec->nheaders);
+  for (int i = 0; i < spec->nheaders; i++) {
+    const char *h = spec->headers[i];
+    direct[i] = absolute_path(h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
+    report_clash(spec, set, direct[i], arena_printf("headers[%d]: ", i));
+  }
+  /* the files those headers include; the direct ones were reported above */
+  for (int i = 0; i < spec->nheader_files; i++) {
+    bool is_direct = false;
+    for (int d = 0; d < spec->nheaders && !is_direct; d++)
+      is_direct = strcmp(direct[d], spec->header_files[i]) == 0;
+    if (!is_direct)
+      report_clash(spec, set, spec->header_files[i], "");
+  }
+}
+
+/* --depfile: written with the outputs, every run, and never over an input
+ * or an output. */
+static void add_depfile(const Spec *spec, OutputSet *set, const GenOptions *o) {
+  const char *path = absolute_path(o->depfile);
+  bool clash = strcmp(path, absolute_path(spec->path)) == 0;
+  for (int f = 0; f < set->nfiles; f++)
+    clash |= strcmp(path, set->files[f].path) == 0;
+  for (int i = 0; i < spec->nheader_files; i++)
+    clash |= strcmp(path, spec->header_files[i]) == 0;
+  if (clash) {
+    diag_error(spec->path, "--depfile '%s' is one of gpugen's inputs or outputs; name another file", o->depfile);
+    return;
+  }
+  Buf text = {0};
+  const char *bad = depfile_text(spec, set, o->out_dir, &text);
+  if (bad)
+    diag_error(spec->path, "the path '%s' has a line break, which a depfile cannot hold", bad);
+  Buf *b = output_add_path(set, path);
+  set->files[set->nfiles - 1].always_write = true;
+  *b = text;
+}
+
 int gpugen_generate(const GenOptions *o) {
+  diag_set_quiet(o->quiet);
   size_t len = o->spec_len;
   const char *text = o->spec_text;
   if (!text) {
@@ -49,11 +111,17 @@ int gpugen_generate(const GenOptions *o) {
       return 1;
   }
 
+  if (o->explain)
+    return explain_spec(spec, o->explain, stdout) ? 0 : 1;
+
   OutputSet set = {.out_dir = absolute_path(o->out_dir)};
   emit_header(spec, &set);
   emit_device(spec, &set);
   emit_host(spec, &set);
   emit_build(spec, &set);
+  check_header_clash(spec, &set);
+  if (o->depfile && !diag_count())
+    add_depfile(spec, &set, o);
   output_add_stamp(&set, arena_printf("%s.stamp", spec->module));
   /* no output may overwrite an input, whatever path leads to it */
   output_protect(&set, absolute_path(o->spec_path));
@@ -61,6 +129,8 @@ int gpugen_generate(const GenOptions *o) {
     const char *h = spec->headers[i];
     output_protect(&set, h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
   }
+  for (int i = 0; i < spec->nheader_files; i++)
+    output_protect(&set, spec->header_files[i]);
   int status = 0;
   if (diag_count())
     status = 1;

@@ -45,6 +45,7 @@ void diag_note(const char *place, const char *fmt, ...) __attribute__((format(pr
 int diag_count(void);
 void diag_reset(void);
 void diag_set_stream(FILE *f);
+void diag_set_quiet(bool quiet); /* -q: notes are not printed */
 _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define bug(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
@@ -112,6 +113,11 @@ void output_free(OutputSet *set);
  * 0 on success; on failure nothing has changed and a message was printed. */
 int output_write(OutputSet *set, bool verbose);
 
+/* depfile.c: the text of --depfile (gcc -MD format) for the files of set,
+ * named as out_dir (the -o spelling) plus their names, into b. Returns NULL,
+ * or the first path that a depfile cannot hold (a line break). */
+const char *depfile_text(const Spec *spec, const OutputSet *set, const char *out_dir, Buf *b);
+
 /* template.c: the CUDA skeletons in templates/, embedded at build time */
 const char *template_text(const char *name);
 /* Appends block `block` of template `name`, replacing $(KEY) from the
@@ -136,6 +142,17 @@ const char *relative_path(const char *from_dir, const char *to_path);
 void emit_banner(Buf *b, const Spec *spec, const char *comment_open, const char *line_prefix,
                  const char *comment_close);
 
+/* explain.c: what gpugen computed for a checked spec, for people or tools */
+typedef struct {
+  bool json;                /* --json: one JSON document instead of text */
+  bool resources;           /* --resources: build with nvcc, report ptxas and PTX counts */
+  const char *const *names; /* types and reductions to show; all when nnames is 0 */
+  int nnames;
+} ExplainOptions;
+/* Writes the explanation to out; false (errors reported) when a name is unknown
+ * or the resources cannot be measured. */
+bool explain_spec(const Spec *spec, const ExplainOptions *opts, FILE *out);
+
 /* driver.c: the whole pipeline, for main.c, the fuzzer and the tests */
 typedef struct {
   const char *spec_path;  /* for messages; read unless spec_text is given */
@@ -144,6 +161,9 @@ typedef struct {
   const char *out_dir;    /* -o */
   bool check_only;        /* --check: validate, write nothing */
   bool verbose;           /* -v */
+  bool quiet;             /* -q: no notes, only errors */
+  const char *depfile;    /* --depfile: also write this (gcc -MD format), or NULL */
+  const ExplainOptions *explain; /* gpugen explain: describe the model, write no files */
   const int *archs;       /* when non-NULL, the architectures nvcc builds (nvcc is not asked) */
   int narchs;
   bool skip_headers;      /* leave out the libclang checks (the fuzzer) */
