@@ -23,7 +23,7 @@ DEMO_SPEC = specs/mytypes.json
 DEMO_OUT  = out
 
 .DELETE_ON_ERROR:
-.PHONY: all deps demo bench bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu \
+.PHONY: all deps demo bench bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu test-integration \
         golden-update clean
 all: deps gpugen
 
@@ -73,6 +73,8 @@ test-compile: all
 	@tests/run.sh compile
 test-valgrind: all
 	@tests/run.sh valgrind
+test-integration: all
+	@tests/run.sh integration
 test-gpu: all
 	@tests/run.sh gpu
 

@@ -265,6 +265,85 @@ suite_compile() {
   fi
 }
 
+# The commands a make run printed that build something (gpugen, cc, nvcc),
+# one per line with the program and its output file, for comparing.
+made() { sed -n -e 's/^[^ ]*gpugen .*/gpugen/p' -e 's/^cc .* -o \([^ ]*\) .*/cc \1/p' \
+  -e 's/^nvcc .* -o \([^ ]*\) .*/nvcc \1/p' -e 's/^nvcc -o \([^ ]*\) .*/nvcc \1/p'; }
+
+# A user project under make (examples/make): the fragment's rules regenerate
+# and rebuild exactly what an edit needs. DIR is where the project is copied.
+make_project() { # LABEL DIR
+  local label=$1 dir=$2 log got
+  rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && cp -r examples/make "$dir"
+  rm -rf "$dir/gen" "$dir"/*.o "$dir"/*.d "$dir/app"
+  if ! log=$(cd "$dir" && "$GPUGEN" -o gen points.json 2>&1 && make GPUGEN="$GPUGEN" 2>&1); then
+    fail "integration $label: first build" "$log"; return
+  fi
+  got=$(printf '%s\n' "$log" | made | LC_ALL=C sort | tr '\n' ' ')
+  want="cc main.o gpugen nvcc app nvcc gen/points.o "
+  if [ "$got" = "$want" ]; then ok "integration $label: first build (one more gpugen run writes the depfile)"; else
+    fail "integration $label: first build ran: $got; expected $want" "$log"; fi
+  step() { # WHAT EXPECTED-COMMANDS
+    local status
+    log=$(cd "$dir" && make GPUGEN="$GPUGEN" 2>&1)
+    status=$?
+    got=$(printf '%s\n' "$log" | made | LC_ALL=C sort | tr '\n' ' ')
+    if [ $status -eq 0 ] && [ "$got" = "$2" ]; then ok "integration $label: $1"; else
+      fail "integration $label: $1 ran: '$got'; expected '$2'" "$log"; fi
+  }
+  step "touching nothing runs nothing" ""
+  sleep 1
+  touch "$dir/geometry.h"
+  step "touching the spec's header regenerates and rebuilds" "cc main.o gpugen nvcc app nvcc gen/points.o "
+  step "touching nothing runs nothing, again" ""
+  sleep 1
+  touch "$dir/include/geometry_macros.h"
+  step "touching a header from include_dirs regenerates and rebuilds" "cc main.o gpugen nvcc app nvcc gen/points.o "
+  sleep 1
+  sed -i 's/"items_per_thread": 8/"items_per_thread": 4/' "$dir/points.json"
+  step "a tuning change rebuilds the module's object, not main.o" "gpugen nvcc app nvcc gen/points.o "
+  rm "$dir/gen/points.cu"
+  step "a deleted generated file is generated again (new, so its object is rebuilt)" "gpugen nvcc app nvcc gen/points.o "
+  # a half-written module: the stamp is older than an input, so the next build repairs it
+  printf '/* cut short */\n' > "$dir/gen/points.cuh"
+  touch -d '2000-01-01' "$dir/gen/points.stamp"
+  step "a run cut short (stamp older than the spec) is redone" "gpugen nvcc app nvcc gen/points.o "
+  step "then nothing runs" ""
+}
+
+# The output directory moved elsewhere still builds with the fragment's flags.
+relocate_check() {
+  local out=$WORK/reloc/first log
+  rm -rf "$WORK/reloc" && mkdir -p "$WORK/reloc"
+  "$GPUGEN" -q -o "$out" --depfile "$out/points.d" examples/make/points.json
+  mv "$out" "$WORK/reloc/moved"
+  printf 'include moved/points.mk\nall: $(points_OBJECTS) c.o\nc.o: c.c\n\tcc -std=c11 -I%s $(points_INCLUDES) -c -o $@ $<\n' \
+    "$(dirname "$(dirname "$(command -v nvcc)")")/include" > "$WORK/reloc/Makefile"
+  printf '#include "points.h"\nint f(void) { return (int)sizeof(Box); }\n' > "$WORK/reloc/c.c"
+  if log=$(make -C "$WORK/reloc" GPUGEN=/bin/false 2>&1) && [ -f "$WORK/reloc/moved/points.o" ] &&
+     ! grep -rq '\.\./' "$WORK/reloc/moved/points.h"; then
+    ok "integration a moved output directory builds (nvcc and cc), no ../ include"
+  else
+    fail "integration a moved output directory builds" "$log"
+  fi
+}
+
+suite_integration() {
+  relocate_check
+  make_project "make" "$WORK/project"
+  # issue 17 class 10: a spec directory with a space and a '#'
+  make_project "make, spec directory 'my project #2'" "$WORK/my project #2"
+  # characters make or the shell would read as syntax are refused, by name
+  mkdir -p "$WORK/dollar\$dir" && cp examples/make/points.json examples/make/geometry.h "$WORK/dollar\$dir/" &&
+    cp -r examples/make/include "$WORK/dollar\$dir/"
+  out=$("$GPUGEN" -o "$WORK/dollar-out" "$WORK/dollar\$dir/points.json" 2>&1)
+  if [ $? -eq 1 ] && printf '%s' "$out" | grep -q "the spec's directory '.*dollar\$dir/' has a character that a Make fragment cannot carry"; then
+    ok "integration a spec directory with '\$' is refused with its name"
+  else
+    fail "integration a spec directory with '\$' is refused with its name" "$out"
+  fi
+}
+
 suite_valgrind() {
   if ! command -v valgrind >/dev/null; then fail "valgrind is not installed (make deps)"; return; fi
   local vg="valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 --suppressions=tests/valgrind.supp"
@@ -417,7 +496,7 @@ suite_output() {
 }
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output compile valgrind gpu)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output integration compile valgrind gpu)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"

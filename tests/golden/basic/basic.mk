@@ -23,19 +23,23 @@ basic_GOAL := $(.DEFAULT_GOAL)
 # gpugen writes the stamp last, so the stamp is the rule's output and the
 # other files hang off it: a run cut short is redone by the next build, and
 # files whose text did not change keep their time. The depfile names every
-# header the spec's headers read; until it exists, one more run writes it.
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
 ifneq ($(if $(filter no,$(basic_REGENERATE)),,$(wildcard $(basic_SPEC))),)
 GPUGEN ?= gpugen
-$(basic_STAMP): $(basic_SPEC) $(if $(wildcard $(basic_DEPFILE)),,basic_no_depfile_yet)
+basic_GENERATED := $(basic_SOURCES) $(basic_HEADERS) $(basic_DEPFILE)
+$(basic_STAMP): $(basic_SPEC) $(if $(filter-out $(wildcard $(basic_GENERATED)),$(basic_GENERATED)),basic_incomplete)
 	$(GPUGEN) -q -o $(basic_DIR) --depfile $(basic_DEPFILE) $(basic_SPEC)
 $(basic_SOURCES) $(basic_HEADERS) $(basic_DIR)basic.mk: $(basic_STAMP) ;
-.PHONY: basic_no_depfile_yet
+.PHONY: basic_incomplete
 -include $(basic_DEPFILE)
 endif
 
-# The module's object; nvcc's own depfile adds the user headers it includes.
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
 NVCC ?= nvcc
 $(basic_OBJECTS): $(basic_SOURCES) $(basic_HEADERS)
 	$(NVCC) $(NVCCFLAGS) $(basic_GENCODE) $(basic_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
 -include $(basic_OBJECTS).d
 .DEFAULT_GOAL := $(basic_GOAL)

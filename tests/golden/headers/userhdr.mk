@@ -23,19 +23,23 @@ userhdr_GOAL := $(.DEFAULT_GOAL)
 # gpugen writes the stamp last, so the stamp is the rule's output and the
 # other files hang off it: a run cut short is redone by the next build, and
 # files whose text did not change keep their time. The depfile names every
-# header the spec's headers read; until it exists, one more run writes it.
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
 ifneq ($(if $(filter no,$(userhdr_REGENERATE)),,$(wildcard $(userhdr_SPEC))),)
 GPUGEN ?= gpugen
-$(userhdr_STAMP): $(userhdr_SPEC) $(if $(wildcard $(userhdr_DEPFILE)),,userhdr_no_depfile_yet)
+userhdr_GENERATED := $(userhdr_SOURCES) $(userhdr_HEADERS) $(userhdr_DEPFILE)
+$(userhdr_STAMP): $(userhdr_SPEC) $(if $(filter-out $(wildcard $(userhdr_GENERATED)),$(userhdr_GENERATED)),userhdr_incomplete)
 	$(GPUGEN) -q -o $(userhdr_DIR) --depfile $(userhdr_DEPFILE) $(userhdr_SPEC)
 $(userhdr_SOURCES) $(userhdr_HEADERS) $(userhdr_DIR)userhdr.mk: $(userhdr_STAMP) ;
-.PHONY: userhdr_no_depfile_yet
+.PHONY: userhdr_incomplete
 -include $(userhdr_DEPFILE)
 endif
 
-# The module's object; nvcc's own depfile adds the user headers it includes.
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
 NVCC ?= nvcc
 $(userhdr_OBJECTS): $(userhdr_SOURCES) $(userhdr_HEADERS)
 	$(NVCC) $(NVCCFLAGS) $(userhdr_GENCODE) $(userhdr_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
 -include $(userhdr_OBJECTS).d
 .DEFAULT_GOAL := $(userhdr_GOAL)

@@ -23,19 +23,23 @@ plain_GOAL := $(.DEFAULT_GOAL)
 # gpugen writes the stamp last, so the stamp is the rule's output and the
 # other files hang off it: a run cut short is redone by the next build, and
 # files whose text did not change keep their time. The depfile names every
-# header the spec's headers read; until it exists, one more run writes it.
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
 ifneq ($(if $(filter no,$(plain_REGENERATE)),,$(wildcard $(plain_SPEC))),)
 GPUGEN ?= gpugen
-$(plain_STAMP): $(plain_SPEC) $(if $(wildcard $(plain_DEPFILE)),,plain_no_depfile_yet)
+plain_GENERATED := $(plain_SOURCES) $(plain_HEADERS) $(plain_DEPFILE)
+$(plain_STAMP): $(plain_SPEC) $(if $(filter-out $(wildcard $(plain_GENERATED)),$(plain_GENERATED)),plain_incomplete)
 	$(GPUGEN) -q -o $(plain_DIR) --depfile $(plain_DEPFILE) $(plain_SPEC)
 $(plain_SOURCES) $(plain_HEADERS) $(plain_DIR)plain.mk: $(plain_STAMP) ;
-.PHONY: plain_no_depfile_yet
+.PHONY: plain_incomplete
 -include $(plain_DEPFILE)
 endif
 
-# The module's object; nvcc's own depfile adds the user headers it includes.
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
 NVCC ?= nvcc
 $(plain_OBJECTS): $(plain_SOURCES) $(plain_HEADERS)
 	$(NVCC) $(NVCCFLAGS) $(plain_GENCODE) $(plain_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
 -include $(plain_OBJECTS).d
 .DEFAULT_GOAL := $(plain_GOAL)

@@ -23,19 +23,23 @@ tagged_GOAL := $(.DEFAULT_GOAL)
 # gpugen writes the stamp last, so the stamp is the rule's output and the
 # other files hang off it: a run cut short is redone by the next build, and
 # files whose text did not change keep their time. The depfile names every
-# header the spec's headers read; until it exists, one more run writes it.
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
 ifneq ($(if $(filter no,$(tagged_REGENERATE)),,$(wildcard $(tagged_SPEC))),)
 GPUGEN ?= gpugen
-$(tagged_STAMP): $(tagged_SPEC) $(if $(wildcard $(tagged_DEPFILE)),,tagged_no_depfile_yet)
+tagged_GENERATED := $(tagged_SOURCES) $(tagged_HEADERS) $(tagged_DEPFILE)
+$(tagged_STAMP): $(tagged_SPEC) $(if $(filter-out $(wildcard $(tagged_GENERATED)),$(tagged_GENERATED)),tagged_incomplete)
 	$(GPUGEN) -q -o $(tagged_DIR) --depfile $(tagged_DEPFILE) $(tagged_SPEC)
 $(tagged_SOURCES) $(tagged_HEADERS) $(tagged_DIR)tagged.mk: $(tagged_STAMP) ;
-.PHONY: tagged_no_depfile_yet
+.PHONY: tagged_incomplete
 -include $(tagged_DEPFILE)
 endif
 
-# The module's object; nvcc's own depfile adds the user headers it includes.
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
 NVCC ?= nvcc
 $(tagged_OBJECTS): $(tagged_SOURCES) $(tagged_HEADERS)
 	$(NVCC) $(NVCCFLAGS) $(tagged_GENCODE) $(tagged_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
 -include $(tagged_OBJECTS).d
 .DEFAULT_GOAL := $(tagged_GOAL)
