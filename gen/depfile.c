@@ -1,6 +1,6 @@
 /* --depfile FILE: what the outputs depend on, in the format of gcc -MD -MF,
  * so make, ninja and CMake redo the generation when an input changes.
- * Targets: every output file (the stamp too, which gpugen writes last).
+ * Targets: the stamp (which gpugen writes last), then every output file.
  * Prerequisites: the spec and every file libclang read for its headers. */
 #include <string.h>
 #include "gpugen.h"
@@ -40,18 +40,15 @@ static void put(Buf *b, const char *path, const char **bad) {
 const char *depfile_text(const Spec *spec, const OutputSet *set, const char *out_dir, Buf *b) {
   const char *stamp = arena_printf("%s.stamp", spec->module);
   const char *bad = NULL;
-  bool stamp_listed = false;
-  for (int i = 0; i < set->nfiles; i++) {
-    /* targets as the build names them: the -o spelling plus the file name */
-    if (i > 0)
+  /* Targets as the build names them: the -o spelling plus the file name.
+   * The stamp first: it is the rule's real output, and ninja wants a
+   * depfile to name the edge's output first. */
+  put(b, joined(out_dir, stamp), &bad);
+  for (int i = 0; i < set->nfiles; i++)
+    if (strcmp(set->files[i].name, stamp) != 0) {
       buf_put(b, " \\\n ");
-    put(b, joined(out_dir, set->files[i].name), &bad);
-    stamp_listed |= strcmp(set->files[i].name, stamp) == 0;
-  }
-  if (!stamp_listed) {
-    buf_put(b, " \\\n ");
-    put(b, joined(out_dir, stamp), &bad);
-  }
+      put(b, joined(out_dir, set->files[i].name), &bad);
+    }
   buf_put(b, ": ");
   put(b, spec->path, &bad);
   for (int i = 0; i < spec->nheader_files; i++) {

@@ -11,9 +11,9 @@ static void test_depfile_escapes(void **state) {
   Buf b = {0};
   assert_null(depfile_text(&spec, &set, "out dir/", &b));
   assert_string_equal(b.data,
-                      "out\\ dir/m.h \\\n"
-                      " out\\ dir/m.cu \\\n"
-                      " out\\ dir/m.stamp: my\\ specs/m.json \\\n"
+                      "out\\ dir/m.stamp \\\n"
+                      " out\\ dir/m.h \\\n"
+                      " out\\ dir/m.cu: my\\ specs/m.json \\\n"
                       " /usr/include/stdio.h \\\n"
                       " /p/a\\ b/h\\#1.h \\\n"
                       " /p/$$x/q\\\\\\ r.h\n"
