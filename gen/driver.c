@@ -2,7 +2,9 @@
  * main.c, the fuzzer and the tests all run gpugen through here. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "gpugen.h"
 
 static const char *base_name(const char *path) {
@@ -66,6 +68,44 @@ static void add_depfile(const Spec *spec, OutputSet *set, const GenOptions *o) {
   *b = text;
 }
 
+static void emit_all(const Spec *spec, OutputSet *set) {
+  emit_header(spec, set);
+  emit_device(spec, set);
+  emit_host(spec, set);
+  emit_build(spec, set);
+}
+
+/* gpugen explain; with --resources the module is written to a scratch
+ * directory first, for nvcc to build. */
+static int run_explain(const Spec *spec, const ExplainOptions *opts) {
+  Resources res = {0};
+  bool measured = false;
+  if (opts->resources) {
+    const char *tmp = getenv("TMPDIR");
+    char *dir = arena_printf("%s/gpugen-explain-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+      fprintf(stderr, "gpugen: error: cannot make a scratch directory '%s': %s\n", dir, strerror(errno));
+      return 1;
+    }
+    OutputSet set = {.out_dir = dir};
+    emit_all(spec, &set);
+    const char **dirs = ARENA_ARRAY(const char *, spec->ninclude_dirs + 1);
+    for (int i = 0; i < spec->ninclude_dirs; i++) {
+      const char *d = spec->include_dirs[i];
+      dirs[i] = d[0] == '/' ? d : arena_printf("%s/%s", spec->dir, d);
+    }
+    measured = !diag_count() && output_write(&set, false) == 0 &&
+               measure_resources(spec, dir, dirs, spec->ninclude_dirs, &res);
+    for (int f = 0; f < set.nfiles; f++)
+      unlink(set.files[f].path);
+    output_free(&set);
+    rmdir(dir);
+    if (!measured)
+      return 1;
+  }
+  return explain_spec(spec, opts, measured ? &res : NULL, stdout) ? 0 : 1;
+}
+
 int gpugen_generate(const GenOptions *o) {
   diag_set_quiet(o->quiet);
   size_t len = o->spec_len;
@@ -112,13 +152,10 @@ int gpugen_generate(const GenOptions *o) {
   }
 
   if (o->explain)
-    return explain_spec(spec, o->explain, stdout) ? 0 : 1;
+    return run_explain(spec, o->explain);
 
   OutputSet set = {.out_dir = absolute_path(o->out_dir)};
-  emit_header(spec, &set);
-  emit_device(spec, &set);
-  emit_host(spec, &set);
-  emit_build(spec, &set);
+  emit_all(spec, &set);
   check_header_clash(spec, &set);
   if (o->depfile && !diag_count())
     add_depfile(spec, &set, o);

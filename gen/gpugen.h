@@ -149,9 +149,27 @@ typedef struct {
   const char *const *names; /* types and reductions to show; all when nnames is 0 */
   int nnames;
 } ExplainOptions;
-/* Writes the explanation to out; false (errors reported) when a name is unknown
- * or the resources cannot be measured. */
-bool explain_spec(const Spec *spec, const ExplainOptions *opts, FILE *out);
+/* resources.c: one reduction kernel for one target, as nvcc built it */
+typedef struct {
+  int reduction;          /* index in spec->reductions */
+  const char *target;     /* "sm_90" */
+  const char *kernel;     /* "M_R_kernel" */
+  const char *entry;      /* its mangled name */
+  int registers, stack_bytes, spill_store_bytes, spill_load_bytes, smem_bytes; /* ptxas -v */
+  int shfl, global_loads; /* shfl.sync and ld.global instructions in its PTX */
+} KernelResources;
+typedef struct {
+  KernelResources *kernels; /* in nvcc's order: by target, then kernel */
+  int n;
+} Resources;
+/* Builds the module written to module_dir with $GPUGEN_NVCC (default nvcc)
+ * for every target and measures its kernels; false (error reported) when
+ * nvcc fails or is missing. */
+bool measure_resources(const Spec *spec, const char *module_dir, const char *const *include_dirs, int ninclude_dirs,
+                       Resources *out);
+/* Writes the explanation to out; false (errors reported) when a name is
+ * unknown. res is NULL unless --resources. */
+bool explain_spec(const Spec *spec, const ExplainOptions *opts, const Resources *res, FILE *out);
 
 /* driver.c: the whole pipeline, for main.c, the fuzzer and the tests */
 typedef struct {

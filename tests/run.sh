@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli output compile valgrind gpu
+# Suites: unit golden errors cli explain output integration install compile valgrind gpu
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -344,6 +344,169 @@ suite_integration() {
   fi
 }
 
+# examples/cmake configured and built with GENERATOR against the gpugen
+# package in PACKAGE_DIR (a source checkout's cmake/ or an installed prefix);
+# without a GPU it stops at compile and link.
+cmake_example() { # LABEL GENERATOR SOURCE_DIR BUILD_DIR CMAKE-ARGS...
+  local label=$1 gen=$2 src=$3 build=$4 log
+  shift 4
+  rm -rf "$build"
+  if ! log=$(cmake -S "$src" -B "$build" -G "$gen" "$@" 2>&1 && cmake --build "$build" 2>&1); then
+    fail "install cmake $label: configure and build" "$log"; return 1
+  fi
+  ok "install cmake $label: configures and builds"
+  if nvidia-smi -L >/dev/null 2>&1; then
+    if log=$("$build/app" 2>&1) && printf '%s' "$log" | grep -q 'GPU and CPU equal'; then ok "install cmake $label: runs"; else
+      fail "install cmake $label: runs" "$log"; fi
+  fi
+}
+
+# The commands a cmake --build printed that did something, for comparing.
+cmake_made() { sed -n -e 's/.*gpugen: generating.*/gpugen/p' -e 's/.*Building C object.*/cc/p' \
+  -e 's/.*Building CUDA object.*/nvcc/p' -e 's/.*Linking CUDA executable.*/link/p' | LC_ALL=C sort | tr '\n' ' '; }
+
+suite_install() {
+  local prefix=$WORK/prefix log
+  if ! log=$(make -s install PREFIX="$prefix" 2>&1); then fail "install: make install" "$log"; return; fi
+  local missing=""
+  for f in bin/gpugen share/man/man1/gpugen.1 lib/cmake/gpugen/gpugenConfig.cmake \
+      lib/cmake/gpugen/gpugenConfigVersion.cmake lib/cmake/gpugen/gpugenGenerate.cmake \
+      share/doc/gpugen/spec.md share/doc/gpugen/emitted.md share/doc/gpugen/integration.md \
+      share/doc/gpugen/spec.schema.json share/doc/gpugen/examples/make/Makefile share/doc/gpugen/examples/cmake/CMakeLists.txt; do
+    [ -f "$prefix/$f" ] || missing="$missing $f"
+  done
+  if [ -z "$missing" ]; then ok "install: binary, man page, CMake package, docs and examples"; else
+    fail "install: missing:$missing"; fi
+  if log=$(make -s install PREFIX=/opt/gpugen DESTDIR="$WORK/stage" 2>&1) && [ -x "$WORK/stage/opt/gpugen/bin/gpugen" ] &&
+     [ -f "$WORK/stage/opt/gpugen/lib/cmake/gpugen/gpugenConfig.cmake" ]; then
+    ok "install: DESTDIR stages under DESTDIR/PREFIX"
+  else
+    fail "install: DESTDIR stages under DESTDIR/PREFIX" "$log"
+  fi
+  # The installed gpugen works from any directory.
+  if log=$(cd / && "$prefix/bin/gpugen" -o "$WORK/installed-out" "$ROOT/specs/mytypes.json" 2>&1) &&
+     [ -f "$WORK/installed-out/mytypes.cuh" ]; then
+    ok "install: the installed gpugen works from /"
+  else
+    fail "install: the installed gpugen works from /" "$log"
+  fi
+  # The man page renders without warnings, and --help, the man page and the
+  # integration guide list the same options.
+  if command -v man >/dev/null; then
+    log=$(MANWIDTH=80 man --warnings -l "$prefix/share/man/man1/gpugen.1" 2>&1 >/dev/null)
+    if [ -z "$log" ]; then ok "install: man page renders without warnings"; else fail "install: man page warnings" "$log"; fi
+  fi
+  local opts man_opts doc_opts
+  opts=$("$GPUGEN" --help | grep -o -- '--\?[a-zA-Z][a-z-]*' | sort -u)
+  man_opts=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' docs/gpugen.1 | grep -o -- '--\?[a-zA-Z][a-z-]*' | sort -u)
+  doc_opts=$(grep -o -- '--\?[a-zA-Z][a-z-]*' docs/integration.md | sort -u)
+  missing=""
+  for o in $opts; do
+    printf '%s\n' "$man_opts" | grep -qx -- "$o" || missing="$missing $o(man)"
+    printf '%s\n' "$doc_opts" | grep -qx -- "$o" || missing="$missing $o(docs/integration.md)"
+  done
+  if [ -n "$opts" ] && [ -z "$missing" ]; then ok "install: every --help option is in the man page and the docs"; else
+    fail "install: options missing:$missing"; fi
+  local version
+  version=$(sed -n 's/^#define GPUGEN_VERSION "\(.*\)"/\1/p' gen/gpugen.h)
+  if grep -q "set(PACKAGE_VERSION \"$version\")" cmake/gpugenConfigVersion.cmake && grep -q "\"gpugen $version\"" docs/gpugen.1; then
+    ok "install: the CMake package and the man page carry version $version"
+  else
+    fail "install: version $version differs in cmake/gpugenConfigVersion.cmake or docs/gpugen.1"
+  fi
+
+  # CMake: both generators, from this checkout and from the installed prefix.
+  if ! command -v cmake >/dev/null || ! command -v ninja >/dev/null; then
+    fail "install cmake: cmake and ninja are needed (make deps installs them)"; return
+  fi
+  cmake_example "Ninja, source checkout" Ninja examples/cmake "$WORK/cm-ninja" -Dgpugen_DIR="$ROOT/cmake"
+  cmake_example "Makefiles, source checkout" "Unix Makefiles" examples/cmake "$WORK/cm-make" -Dgpugen_DIR="$ROOT/cmake"
+  cmake_example "Makefiles, installed" "Unix Makefiles" "$prefix/share/doc/gpugen/examples/cmake" "$WORK/cm-make-inst" \
+    -DCMAKE_PREFIX_PATH="$prefix"
+  if cmake_example "Ninja, installed" Ninja "$prefix/share/doc/gpugen/examples/cmake" "$WORK/cm-ninja-inst" \
+      -DCMAKE_PREFIX_PATH="$prefix"; then
+    local b=$WORK/cm-ninja-inst src=$prefix/share/doc/gpugen/examples/make got
+    if grep -q 'arch=compute_80,code=\[sm_80\]' "$b/build.ninja" && grep -q 'arch=compute_90,code=\[compute_90,sm_90\]' "$b/build.ninja"; then
+      ok "install cmake: CUDA_ARCHITECTURES from the spec (SASS for each target, PTX for the newest)"
+    else
+      fail "install cmake: CUDA_ARCHITECTURES from the spec" "$(grep -o 'arch=[^ ]*' "$b/build.ninja" | sort -u)"
+    fi
+    for case in "nothing:" "header:cc gpugen link nvcc " "nothing, again:"; do
+      [ "${case%%:*}" = header ] && sleep 1 && touch "$src/include/geometry_macros.h"
+      got=$(cmake --build "$b" 2>&1 | cmake_made)
+      if [ "$got" = "${case#*:}" ]; then ok "install cmake: touching ${case%%:*} rebuilds '${case#*:}'"; else
+        fail "install cmake: touching ${case%%:*} ran '$got', expected '${case#*:}'"; fi
+    done
+  fi
+  # Architectures the project chose must cover the spec's targets.
+  log=$(cmake -S examples/cmake -B "$WORK/cm-archs" -G Ninja -Dgpugen_DIR="$ROOT/cmake" -DCMAKE_CUDA_ARCHITECTURES=80 2>&1)
+  if [ $? -ne 0 ] && printf '%s' "$log" | tr -s ' \n' ' ' | grep -q "CUDA_ARCHITECTURES '80' builds no SASS for sm_90"; then
+    ok "install cmake: chosen CUDA_ARCHITECTURES that miss a spec target stop the configure, naming it"
+  else
+    fail "install cmake: chosen CUDA_ARCHITECTURES that miss a spec target" "$log"
+  fi
+}
+
+# gpugen explain: text and --json for every golden spec, the example specs,
+# and a selection by name, against tests/explain/; the JSON parses.
+suite_explain() {
+  mkdir -p tests/explain
+  local spec name kind got
+  for spec in tests/golden/*.json specs/mytypes.json examples/make/points.json examples/maxsub/maxsub.json; do
+    name=$(basename "$spec" .json)
+    for kind in txt json; do
+      got=$(cd "$(dirname "$spec")" && "$GPUGEN" explain -q $([ $kind = json ] && echo --json) "$name.json" 2>&1)
+      if [ "${UPDATE:-}" = 1 ]; then
+        printf '%s\n' "$got" > "tests/explain/$name.$kind"
+        echo "updated tests/explain/$name.$kind"
+      elif d=$(diff -u "tests/explain/$name.$kind" <(printf '%s\n' "$got")); then
+        ok "explain $name ($kind)"
+      else
+        fail "explain $name ($kind) (run 'make golden-update' if the change is intended)" "$d"
+      fi
+    done
+    if ! log=$(python3 -m json.tool "tests/explain/$name.json" 2>&1 >/dev/null); then fail "explain $name: JSON does not parse" "$log"; fi
+  done
+  got=$(cd specs && "$GPUGEN" explain mytypes.json stats Particle 2>&1)
+  got=$(printf '%s\n' "$got")
+  if [ "$got" = "$(sed -n '1,2p;/^type Particle/,/^$/p;/^reduction stats/,$p' tests/explain/mytypes.txt)" ]; then
+    ok "explain a selection by name shows just those, in spec order"
+  else
+    fail "explain a selection by name" "$got"
+  fi
+  got=$(cd specs && "$GPUGEN" explain mytypes.json Partcle 2>&1)
+  if [ $? -eq 1 ] && [ "$got" = "mytypes.json: error: explain: 'Partcle' is no type or reduction of the spec (did you mean 'Particle'?)" ]; then
+    ok "explain an unknown name exits 1 with a suggestion"
+  else
+    fail "explain an unknown name exits 1 with a suggestion" "$got"
+  fi
+  expect_status "explain --check is a usage error" 2 "$GPUGEN" explain --check specs/mytypes.json
+  # --resources builds the module with nvcc: every reduction kernel, every
+  # target, with registers and PTX counts, and no scratch files left behind.
+  if log=$(TMPDIR=$WORK "$GPUGEN" explain --json --resources examples/make/points.json 2>&1) &&
+     printf '%s' "$log" | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+for r in doc["reductions"]:
+    got = sorted(k["target"] for k in r["resources"])
+    assert got == doc["targets"], (r["name"], got)
+    for k in r["resources"]:
+        assert k["kernel"] == "%s_%s_kernel" % (doc["module"], r["name"]), k
+        assert k["registers"] > 0 and k["shfl_sync"] > 0 and k["ld_global"] > 0, k
+' && [ -z "$(ls "$WORK" | grep gpugen-explain)" ]; then
+    ok "explain --resources: ptxas and PTX counts for every kernel and target, no scratch left"
+  else
+    fail "explain --resources" "$log"
+  fi
+  # an nvcc that lists the architectures but cannot build (tests/errors/fake-nvcc)
+  log=$(cd tests/golden && GPUGEN_NVCC=../errors/fake-nvcc "$GPUGEN" explain --resources tagged.json 2>&1)
+  if [ $? -eq 1 ] && printf '%s' "$log" | grep -q "explain --resources: ../errors/fake-nvcc could not build the module"; then
+    ok "explain --resources with an nvcc that fails exits 1 and says so"
+  else
+    fail "explain --resources with an nvcc that fails exits 1 and says so" "$log"
+  fi
+}
+
 suite_valgrind() {
   if ! command -v valgrind >/dev/null; then fail "valgrind is not installed (make deps)"; return; fi
   local vg="valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 --suppressions=tests/valgrind.supp"
@@ -496,7 +659,7 @@ suite_output() {
 }
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output integration compile valgrind gpu)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli explain output integration install compile valgrind gpu)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"
