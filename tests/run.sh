@@ -309,6 +309,26 @@ make_project() { # LABEL DIR
   touch -d '2000-01-01' "$dir/gen/points.stamp"
   step "a run cut short (stamp older than the spec) is redone" "gpugen nvcc app nvcc gen/points.o "
   step "then nothing runs" ""
+  # explain's numbers are the generated code's: temp bytes and the tuning
+  # each target's devices get, asked from the built module on the CPU.
+  local cuda_home expected
+  cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+  printf '#include <stdio.h>\n#include "points.h"\nint main(void) {\n  printf("temp_bytes %%zu\\n", points_bounds_temp_bytes(0));\n  int archs[] = {80, 86, 90, 100};\n  for (int i = 0; i < 4; i++) { points_tuning t = points_tuning_for_arch(archs[i]); printf("%%d %%d %%d %%d\\n", archs[i], t.block, t.items_per_thread, t.min_blocks_per_sm); }\n  return 0;\n}\n' > "$dir/ask.c"
+  expected=$(cd "$dir" && "$GPUGEN" explain --json points.json | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+r = doc["reductions"][0]
+print("temp_bytes %d" % r["temp_bytes"])
+by_target = {int(t["target"][3:5]): t for t in r["tuning"]}
+for arch in (80, 86, 90, 100):
+    t = by_target[max(a for a in by_target if a <= arch)]
+    print(arch, t["block"], t["items_per_thread"], t["min_blocks_per_sm"])')
+  if log=$(cd "$dir" && cc -std=c11 -I"$cuda_home/include" -Igen -I. -Iinclude -o ask ask.c gen/points.o \
+        -L"$cuda_home/lib64" -lcudart_static -lpthread -ldl -lrt -lstdc++ -lm 2>&1 && ./ask 2>&1) && [ "$log" = "$expected" ]; then
+    ok "integration $label: explain's temp bytes and tuning are what the built module returns"
+  else
+    fail "integration $label: explain against the built module" "got: $log"$'\n'"explain: $expected"
+  fi
 }
 
 # The output directory moved elsewhere still builds with the fragment's flags.
