@@ -44,6 +44,17 @@ function(gpugen_generate target)
   else()
     set(out "${CMAKE_CURRENT_BINARY_DIR}/gpugen/${module}")
   endif()
+  # Spaces are fine; '#' is not: CMake refuses it in a custom command's
+  # output, and its depfile transformation for Ninja writes it unescaped,
+  # which ninja reads as a comment (the build would never be up to date).
+  if(out MATCHES "[#<>]")
+    message(FATAL_ERROR "gpugen_generate(${target}): the output directory ${out} has a '#', '<' or '>', which "
+      "CMake does not allow in a custom command's output; choose another OUTPUT_DIR (or build directory)")
+  endif()
+  if(spec MATCHES "#")
+    message(FATAL_ERROR "gpugen_generate(${target}): the spec's path ${spec} has a '#', which CMake's depfiles "
+      "cannot carry (ninja would read the rest as a comment); move the spec")
+  endif()
   set(stamp "${out}/${module}.stamp")
   set(depfile "${out}/${module}.d")
   set(generated "${out}/${module}.h" "${out}/${module}.cuh" "${out}/${module}.cu" "${out}/${module}.mk")
@@ -69,6 +80,10 @@ function(gpugen_generate target)
     foreach(i RANGE ${last})
       string(JSON dir GET "${json}" include_dirs ${i})
       get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${spec_dir}")
+      if(dir MATCHES "#")
+        message(FATAL_ERROR "gpugen_generate(${target}): the include directory ${dir} has a '#', which CMake's "
+          "depfiles cannot carry; move it")
+      endif()
       list(APPEND includes "${dir}")
     endforeach()
   endif()

@@ -467,6 +467,22 @@ suite_install() {
         fail "install cmake: touching ${case%%:*} ran '$got', expected '${case#*:}'"; fi
     done
   fi
+  # issue 17 class 10: spaces in the source and build paths build and stay
+  # up to date; a '#', which CMake cannot carry, is refused by name.
+  mkdir -p "$WORK/cmake src 1" && cp -r examples "$WORK/cmake src 1/" && rm -rf "$WORK/cmake src 1/examples/make/gen"
+  if cmake_example "Ninja, paths with spaces" Ninja "$WORK/cmake src 1/examples/cmake" "$WORK/cmake build 1" \
+      -Dgpugen_DIR="$ROOT/cmake"; then
+    got=$(cmake --build "$WORK/cmake build 1" 2>&1 | cmake_made)
+    if [ -z "$got" ]; then ok "install cmake: paths with spaces, then nothing to do"; else
+      fail "install cmake: paths with spaces, then '$got' ran"; fi
+  fi
+  mkdir -p "$WORK/cmake src #2" && cp -r examples "$WORK/cmake src #2/"
+  log=$(cmake -S "$WORK/cmake src #2/examples/cmake" -B "$WORK/cmake-hash" -G Ninja -Dgpugen_DIR="$ROOT/cmake" 2>&1)
+  if [ $? -ne 0 ] && printf '%s' "$log" | tr -s ' \n' ' ' | grep -q "the spec's path .*cmake src #2/examples/make/points.json has a '#'"; then
+    ok "install cmake: a '#' in the spec's path is refused by name"
+  else
+    fail "install cmake: a '#' in the spec's path is refused by name" "$log"
+  fi
   # Architectures the project chose must cover the spec's targets.
   log=$(cmake -S examples/cmake -B "$WORK/cm-archs" -G Ninja -Dgpugen_DIR="$ROOT/cmake" -DCMAKE_CUDA_ARCHITECTURES=80 2>&1)
   if [ $? -ne 0 ] && printf '%s' "$log" | tr -s ' \n' ' ' | grep -q "CUDA_ARCHITECTURES '80' builds no SASS for sm_90"; then
