@@ -16,8 +16,11 @@ int gpugen_generate(const GenOptions *o) {
     }
     text = read;
   }
+  /* Each stage runs only on what the stages before it accepted: a shape
+   * error (a missing name, a number where a string belongs) stops before
+   * check.c, whose checks may then rely on every field being there. */
   Spec *spec = spec_parse(o->spec_path, text, len);
-  if (!spec) /* a JSON syntax error; shape errors still go through the checks */
+  if (!spec || diag_count())
     return 1;
   spec->dir = dir_name(absolute_path(o->spec_path));
 

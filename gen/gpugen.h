@@ -15,6 +15,21 @@
 
 #define GPUGEN_VERSION "0.1.0"
 
+/* Limits, documented in docs/spec.md ("Limits"); each is checked in one
+ * place with a message that names it. */
+#define LIMIT_SPEC_BYTES (16 << 20)     /* the spec file */
+#define LIMIT_JSON_DEPTH 64             /* nesting of JSON arrays and objects */
+#define LIMIT_TYPES 10000               /* entries of "types" */
+#define LIMIT_FIELDS 10000              /* fields of one type */
+#define LIMIT_REDUCTIONS 10000          /* entries of "reductions" */
+#define LIMIT_LIST 256                  /* entries of "headers", "include_dirs", "targets" */
+#define LIMIT_COUNT 65536               /* a field's "count" */
+#define LIMIT_TYPE_BYTES 65536          /* sizeof one type */
+#define LIMIT_ALL_TYPE_BYTES (1 << 20)  /* the sizes of all types together: bounds the output */
+#define LIMIT_TYPE_DEPTH 32             /* types inside types */
+#define LIMIT_NAME 128                  /* characters of a name */
+#define LIMIT_MODULE_NAME 64            /* characters of the module name */
+
 /* util.c: arena memory (freed once at exit) and a growable text buffer */
 void *arena_alloc(size_t n);            /* zeroed */
 char *arena_strdup(const char *s);
@@ -61,6 +76,10 @@ const char *target_known_list(void);
  * returns -1 with a message in *why when nvcc cannot be asked */
 int nvcc_supported_archs(int *archs, int max, const char **why);
 const char *cuda_include_dir(void); /* beside that nvcc, or NULL */
+
+/* json_strict.c: RFC 8259 on the raw bytes (cJSON is lenient); false after
+ * reporting the first problem */
+bool json_check_strict(const char *file, const char *text, size_t len);
 
 /* spec.c */
 Spec *spec_parse(const char *path, const char *text, size_t len);
