@@ -9,9 +9,10 @@ int gpugen_generate(const GenOptions *o) {
   size_t len = o->spec_len;
   const char *text = o->spec_text;
   if (!text) {
-    char *read = read_file(o->spec_path, &len);
+    const char *why;
+    char *read = read_file(o->spec_path, LIMIT_SPEC_BYTES, &len, &why);
     if (!read) {
-      fprintf(stderr, "%s: error: cannot read the spec: %s\n", o->spec_path, strerror(errno));
+      diag_error(o->spec_path, "cannot read the spec: %s", why);
       return 1;
     }
     text = read;

@@ -47,7 +47,7 @@ void buf_put(Buf *b, const char *s);
 void buf_putn(Buf *b, const char *s, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
-char *read_file(const char *path, size_t *len); /* arena; NULL + errno on failure */
+char *read_file(const char *path, size_t max, size_t *len, const char **why); /* arena; NULL + *why on failure */
 char *absolute_path(const char *path); /* lexically normalized */
 char *dir_name(const char *path);
 int edit_distance(const char *a, const char *b);

@@ -26,9 +26,14 @@ typedef struct {
   bool failed;
 } Lexer;
 
+/* The path of the value being read; deep ones keep their ends. */
 static const char *json_path(const Lexer *lx) {
   Buf b = {0};
   for (int i = 0; i < lx->depth; i++) {
+    if (lx->depth > 8 && i == 4) {
+      buf_put(&b, "...");
+      i = lx->depth - 3;
+    }
     const Frame *f = &lx->stack[i];
     if (!f->object)
       buf_printf(&b, "[%d]", f->index);
@@ -210,7 +215,10 @@ static bool lex_number(Lexer *lx) {
     fail_at(lx, start, arena_printf("%s is out of the range of a double", literal));
     return false;
   }
-  if (integer && (d > 9007199254740992.0 || d < -9007199254740992.0)) {
+  /* an integer literal is exact as a double up to 2^53 = 9007199254740992 */
+  const char *digits = literal[0] == '-' ? literal + 1 : literal;
+  size_t ndigits = strlen(digits);
+  if (integer && (ndigits > 16 || (ndigits == 16 && strcmp(digits, "9007199254740992") > 0))) {
     fail_at(lx, start, arena_printf("%s is beyond 2^53, where JSON numbers lose precision; write 64-bit values as "
                                     "decimal strings", literal));
     return false;
@@ -364,10 +372,14 @@ bool json_check_strict(const char *file, const char *text, size_t len) {
         syntax_at(lx, lx->pos, arena_printf("%s; expected a key in double quotes", found(lx)));
         return false;
       }
-      size_t key_start = lx->pos + 1;
+      /* the path names the key while it is read, so find its end first */
+      size_t key_start = lx->pos + 1, key_end = key_start;
+      while (key_end < len && text[key_end] != '"')
+        key_end += text[key_end] == '\\' ? 2 : 1;
+      f->key = text + key_start;
+      f->key_len = (key_end < len ? key_end : len) - key_start;
       if (!lex_string(lx))
         return false;
-      f->key = text + key_start;
       f->key_len = lx->pos - 1 - key_start;
       add_key(f, f->key, f->key_len);
       skip_space(lx);

@@ -86,7 +86,7 @@ static bool get_int(const cJSON *obj, const char *key, const char *path, long lo
     return false;
   double d = j->valuedouble;
   if (d != floor(d) || d < (double)lo || d > (double)hi) {
-    ERR(p, "%g is not an integer in %ld..%ld", d, lo, hi);
+    ERR(p, d == floor(d) ? "%.0f is not an integer in %ld..%ld" : "%g is not an integer in %ld..%ld", d, lo, hi);
     return false;
   }
   *out = (long)d;

@@ -1,6 +1,8 @@
 /* Arena memory, text buffers, file reading and spelling suggestions. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,22 +97,52 @@ void buf_free(Buf *b) {
   b->len = b->cap = 0;
 }
 
-char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  Buf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    buf_putn(&b, chunk, n);
-  int failed = ferror(f);
-  fclose(f);
-  if (failed) {
-    buf_free(&b);
-    errno = EIO;
+/* Reads a regular file of at most max bytes. Anything else (a directory, a
+ * FIFO, a device) is refused without reading, so nothing blocks or runs
+ * without bound; *why says what was wrong. */
+char *read_file(const char *path, size_t max, size_t *len, const char **why) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    *why = strerror(errno);
     return NULL;
   }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *why = S_ISDIR(st.st_mode) ? "it is a directory" : S_ISFIFO(st.st_mode) ? "it is a FIFO, not a regular file"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "it is a device, not a regular file"
+           : "it is not a regular file";
+    close(fd);
+    return NULL;
+  }
+  if ((unsigned long long)st.st_size > max) {
+    *why = arena_printf("it is %lld bytes, and gpugen reads at most %zu (docs/spec.md, Limits)",
+                        (long long)st.st_size, max);
+    close(fd);
+    return NULL;
+  }
+  Buf b = {0};
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      *why = strerror(errno);
+      close(fd);
+      buf_free(&b);
+      return NULL;
+    }
+    if (n == 0)
+      break;
+    if (b.len + (size_t)n > max) { /* it grew while being read */
+      *why = arena_printf("it is larger than %zu bytes (docs/spec.md, Limits)", max);
+      close(fd);
+      buf_free(&b);
+      return NULL;
+    }
+    buf_putn(&b, chunk, (size_t)n);
+  }
+  close(fd);
   char *p = arena_strndup(b.data ? b.data : "", b.len);
   *len = b.len;
   buf_free(&b);
