@@ -54,6 +54,21 @@ int edit_distance(const char *a, const char *b);
 /* closest of candidates within a small distance, or NULL */
 const char *suggest(const char *word, const char *const *candidates, int n);
 
+/* A string -> pointer map (util.c), for lookups by name in linear time. */
+typedef struct Map Map;
+Map *map_new(void);
+const void *map_get(const Map *m, const char *key);
+/* Adds key -> value (value non-NULL) and returns NULL, or returns the value
+ * already there and changes nothing. Keys are not copied. */
+const void *map_put(Map *m, const char *key, const void *value);
+
+/* build/reserved.c, made at build time by tools/reserved.c from the headers
+ * the generated code includes and from templates/ */
+extern const char *const reserved_macros[], *const reserved_header_names[], *const reserved_template_names[],
+    *const reserved_template_patterns[];
+extern const int reserved_macros_count, reserved_header_names_count, reserved_template_names_count,
+    reserved_template_patterns_count;
+
 /* diag.c: user errors are collected with their place; bugs abort */
 void diag_error(const char *place, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_note(const char *place, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,6 +1,7 @@
 /* Arena memory, text buffers, file reading and spelling suggestions. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -229,4 +230,61 @@ char *dir_name(const char *path) {
   if (slash == path)
     return arena_strdup("/");
   return arena_strndup(path, (size_t)(slash - path));
+}
+
+/* A string map with open addressing; keys are not copied. Arena memory. */
+struct Map {
+  const char **keys;
+  const void **values;
+  size_t cap, n;
+};
+
+static uint64_t hash_string(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+Map *map_new(void) {
+  Map *m = ARENA_NEW(Map);
+  m->cap = 64;
+  m->keys = ARENA_ARRAY(const char *, m->cap);
+  m->values = ARENA_ARRAY(const void *, m->cap);
+  return m;
+}
+
+static size_t map_slot(const Map *m, const char *key) {
+  size_t i = (size_t)hash_string(key) & (m->cap - 1);
+  while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+const void *map_get(const Map *m, const char *key) {
+  size_t i = map_slot(m, key);
+  return m->keys[i] ? m->values[i] : NULL;
+}
+
+const void *map_put(Map *m, const char *key, const void *value) {
+  size_t i = map_slot(m, key);
+  if (m->keys[i])
+    return m->values[i];
+  m->keys[i] = key;
+  m->values[i] = value;
+  if (++m->n * 2 > m->cap) { /* keep it at most half full */
+    const char **keys = m->keys;
+    const void **values = m->values;
+    size_t cap = m->cap;
+    m->cap *= 2;
+    m->keys = ARENA_ARRAY(const char *, m->cap);
+    m->values = ARENA_ARRAY(const void *, m->cap);
+    for (size_t k = 0; k < cap; k++)
+      if (keys[k]) {
+        size_t j = map_slot(m, keys[k]);
+        m->keys[j] = keys[k];
+        m->values[j] = values[k];
+      }
+  }
+  return NULL;
 }

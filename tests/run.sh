@@ -211,7 +211,11 @@ PY
 # target with warnings as errors, the C header with gcc -std=c11, and each
 # shuffle is exactly one shfl.sync per word of its plan.
 suite_compile() {
-  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json; do
+  # every name of a pool that gpugen accepts must compile (tests/compile/names.py)
+  local names_spec=$WORK/names.json
+  if ! log=$(python3 tests/compile/names.py "$GPUGEN" "$names_spec" 2>&1); then fail "compile names.py" "$log"; fi
+  echo "     $log"
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
     name=$(basename "$spec" .json)
     out=$WORK/compile/$name/out
     work=$WORK/compile/$name/work
