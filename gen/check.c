@@ -67,6 +67,11 @@ static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
   for (int i = 0; i < s->ntargets; i++) {
     Target *t = &s->targets[i];
     const char *jpath = arena_printf("targets[%d]", i);
+    if (strncmp(t->name, "sm_0", 4) == 0) {
+      ERR(jpath, "'%s' is not how CUDA spells an architecture; write it without the leading zero", t->name);
+      ok = false;
+      continue;
+    }
     if (!target_parse(t->name, &t->arch, &t->suffix)) {
       ERR(jpath, "'%s' is not a CUDA architecture; valid ones are %s (optionally with 'a' from sm_90 "
                  "or 'f' from sm_100)", t->name, target_known_list());
@@ -113,6 +118,19 @@ static void check_tuning(Spec *s) {
     match->tuned = true;
     match->tuning = e->tuning;
   }
+  /* The run-time rule picks a tuning by architecture number, so targets of
+   * one number (sm_90 and sm_90a) must share theirs, or one never applies. */
+  for (int i = 0; i < s->ntargets; i++)
+    for (int j = 0; j < i; j++) {
+      const Target *a = &s->targets[j], *b = &s->targets[i];
+      if (!a->arch || a->arch != b->arch)
+        continue;
+      Tuning ta = a->tuned ? a->tuning : s->default_tuning, tb = b->tuned ? b->tuning : s->default_tuning;
+      if (memcmp(&ta, &tb, sizeof ta) != 0)
+        ERR("tuning", "targets '%s' and '%s' are both architecture %d, which picks one tuning at run time; "
+            "give them the same tuning, or the one of '%s' never takes effect", a->name, b->name, a->arch,
+            b->name);
+    }
 }
 
 static Map *types_by_name; /* the spec's types by name, filled by check_types */
@@ -325,17 +343,16 @@ static void check_scalar_value(const Value *v, ScalarKind k) {
         ERR(v->path, "'%s' is not a number; floating fields accept numbers, \"inf\", \"-inf\" and \"nan\"", v->string);
       return;
     }
-    /* 64-bit integers may be written as decimal strings: JSON numbers are doubles */
-    char *end;
-    const char *p = v->string;
-    if (!*p || !(*p == '-' || (*p >= '0' && *p <= '9'))) {
-      ERR(v->path, "'%s' is not an integer", v->string);
+    /* 64-bit integers may be written as decimal strings (JSON numbers are
+     * doubles): exactly -?(0|[1-9][0-9]*), no hex, exponents or spaces */
+    const char *p = v->string + (v->string[0] == '-');
+    size_t digits = strspn(p, "0123456789");
+    if (digits == 0 || p[digits] || (p[0] == '0' && digits > 1) || digits > 20) {
+      ERR(v->path, "'%s' is not a decimal integer (write it like \"-9223372036854775808\")", v->string);
       return;
     }
-    long double x = strtold(p, &end);
-    if (*end || x != floorl(x))
-      ERR(v->path, "'%s' is not an integer", v->string);
-    else if (x < si->min || x > si->max)
+    long double x = strtold(v->string, NULL);
+    if (x < si->min || x > si->max)
       ERR(v->path, "%s is out of range for %s (%.0Lf..%.0Lf)", v->string, si->spelling, si->min, si->max);
     return;
   }
