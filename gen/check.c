@@ -13,10 +13,12 @@ static const Spec *cur;
 #define ERR(jpath, ...) diag_error(cur->path, "%s: %s", (jpath), arena_printf(__VA_ARGS__))
 
 static void check_name(const char *name, const char *jpath, const char *what) {
-  if (!name)
-    return;
   const char *why = ident_problem(name);
-  if (why)
+  if (!why)
+    return;
+  if (strlen(name) > 64) /* a long name is shown by its start */
+    ERR(jpath, "%s '%.40s...' cannot be used: %s", what, name, why);
+  else
     ERR(jpath, "%s '%s' cannot be used: %s", what, name, why);
 }
 
@@ -222,6 +224,7 @@ static bool order_types(Spec *s) {
       } else if (depth + 1 == LIMIT_TYPE_DEPTH) {
         ERR(path[0]->path, "types nested more than %d deep (%s); gpugen accepts at most %d (docs/spec.md, Limits)",
             LIMIT_TYPE_DEPTH, chain_text(path, 0, depth + 1, inner), LIMIT_TYPE_DEPTH);
+        return false; /* once: every deeper start would say the same */
       } else {
         state[inner->index] = ON_PATH;
         path[++depth] = inner;

@@ -24,16 +24,6 @@ static char *take(CXString s) {
   return copy;
 }
 
-const char *display_path(const char *path) {
-  char cwd[4096];
-  if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
-    size_t n = strlen(cwd);
-    if (strncmp(path, cwd, n) == 0 && path[n] == '/')
-      return path + n + 1;
-  }
-  return path;
-}
-
 static const char *cursor_place(CXCursor c) {
   CXFile file;
   unsigned line, col;

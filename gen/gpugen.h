@@ -50,6 +50,7 @@ void buf_free(Buf *b);
 char *read_file(const char *path, size_t max, size_t *len, const char **why); /* arena; NULL + *why on failure */
 char *absolute_path(const char *path); /* lexically normalized */
 char *dir_name(const char *path);
+const char *display_path(const char *path); /* relative to the working directory when inside it */
 int edit_distance(const char *a, const char *b);
 /* closest of candidates within a small distance, or NULL */
 const char *suggest(const char *word, const char *const *candidates, int n);
@@ -113,7 +114,6 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts);
  * returns false (with errors reported) when a type cannot be described */
 bool clang_spec_skeleton(const char *header, const char *header_in_spec, const char *const *dirs_in_spec,
                          const char *const *types, int ntypes, const ClangOptions *opts, Buf *out);
-const char *display_path(const char *path); /* relative to the working directory when inside it */
 
 /* layout.c */
 void layout_spec(Spec *spec);

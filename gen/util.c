@@ -223,6 +223,17 @@ char *absolute_path(const char *path) {
   return result;
 }
 
+/* The path relative to the working directory when it lies inside it. */
+const char *display_path(const char *path) {
+  char cwd[4096];
+  if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
+    size_t n = strlen(cwd);
+    if (strncmp(path, cwd, n) == 0 && path[n] == '/')
+      return path + n + 1;
+  }
+  return path;
+}
+
 char *dir_name(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash)

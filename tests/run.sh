@@ -315,7 +315,7 @@ suite_output() {
     msg=$(timeout 20 "$GPUGEN" -o "$w/$kind" "$spec" 2>&1)
     status=$?
     if [ $status = 1 ] && [ "$before" = "$(snapshot "$w/$kind")" ] && no_temps "$w/$kind" &&
-       printf '%s' "$msg" | grep -q "mytypes.cu' is .*gpugen replaces only regular files"; then
+       printf '%s' "$msg" | grep -q 'mytypes.cu: error: it is .*; gpugen replaces only regular files'; then
       ok "output: an output path that is a $kind is refused, nothing changed"
     else
       fail "output: an output path that is a $kind (exit $status)" "$msg"
