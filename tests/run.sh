@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli output compile valgrind gpu
+# Suites: unit golden errors cli output limits compile valgrind gpu
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -414,8 +414,62 @@ suite_output() {
   ok "output: two writers at once, 5 times: each set whole and consistent with its stamp"
 }
 
+# Documented limits and hostile paths (tests/limits/): the inputs are made at
+# test time (tests/limits/make_cases.py), the messages are kept in NAME.err;
+# each exits 1 with exactly that message and leaves the output directory as
+# it was.
+suite_limits() {
+  local w=$WORK/limits name msg status out before
+  mkdir -p "$w/cases"
+  python3 tests/limits/make_cases.py "$w/cases"
+  mkfifo "$w/cases/fifo.json"
+  mkdir -p "$w/cases/directory.json"
+  for expected in tests/limits/*.err; do
+    name=$(basename "$expected" .err)
+    out=$w/out/$name
+    mkdir -p "$out" && echo "keep me" > "$out/user-file.txt" && cp tests/golden/basic/basic.h "$out/m.h"
+    before=$(snapshot "$out")
+    case $name in
+      path_devnull) msg=$(cd "$w/cases" && timeout 60 "$GPUGEN" -o "$out" /dev/null 2>&1) ;;
+      *) msg=$(cd "$w/cases" && timeout 60 "$GPUGEN" -o "$out" "$name.json" 2>&1) ;;
+    esac
+    status=$?
+    if [ $status != 1 ]; then
+      fail "limits $name: exit $status, expected 1" "$msg"
+    elif ! d=$(diff -u "$expected" <(printf '%s\n' "$msg")); then
+      fail "limits $name: message differs" "$d"
+    elif [ "$before" != "$(snapshot "$out")" ]; then
+      fail "limits $name: output directory changed"
+    else
+      ok "limits $name"
+    fi
+  done
+  # 60 include directories, the header found through the last: nothing dropped
+  if msg=$(cd "$w/cases" && "$GPUGEN" -o "$w/out/include60" include60.json 2>&1) &&
+     [ -f "$w/out/include60/through_dirs.h" ]; then
+    ok "limits 60 include directories are all searched"
+  else
+    fail "limits 60 include directories are all searched" "$msg"
+  fi
+  # -o is a file, a dangling symlink, or under a file: exit 1, nothing written
+  : > "$w/a-file"
+  ln -sfn "$w/nowhere" "$w/dangling"
+  for o in "$w/a-file" "$w/dangling" "$w/a-file/sub"; do
+    msg=$("$GPUGEN" -o "$o" specs/mytypes.json 2>&1)
+    if [ $? = 1 ] && printf '%s' "$msg" | grep -q ': error: cannot use it as the output directory: ' &&
+       [ ! -e "$w/nowhere" ] && [ -f "$w/a-file" ] && [ ! -s "$w/a-file" ]; then
+      ok "limits -o $(basename "$o") is refused"
+    else
+      fail "limits -o $(basename "$o")" "$msg"
+    fi
+  done
+  # time and memory grow linearly with the spec
+  if msg=$(python3 tests/output/scaling.py "$GPUGEN" "$w" 2>&1); then ok "limits linear: $msg"; else
+    fail "limits linear" "$msg"; fi
+}
+
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output compile valgrind gpu)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output limits compile valgrind gpu)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"
