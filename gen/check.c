@@ -426,7 +426,6 @@ static void check_identity_value(const Value *v, const TypeRef *r, bool is_array
 }
 
 static void check_reduction(Spec *s, Reduction *r) {
-  check_name(r->name, arena_printf("%s.name", r->path), "reduction name");
   bool in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
   bool acc_ok = true;
   if (r->has_accumulator)
@@ -654,6 +653,8 @@ void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
   check_paths(s->include_dirs, s->ninclude_dirs, "include_dirs", true);
   check_targets(s, nvcc_archs, n_nvcc);
   check_tuning(s);
+  for (int i = 0; i < s->nreductions; i++)
+    check_name(s->reductions[i].name, arena_printf("%s.name", s->reductions[i].path), "reduction name");
   bool types_ok = check_types(s);
   if (types_ok)
     for (int i = 0; i < s->nreductions; i++)

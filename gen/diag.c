@@ -20,7 +20,17 @@ static void report(const char *place, const char *kind, const char *fmt, va_list
   int n = vsnprintf(line, sizeof line, fmt, ap);
   if (place)
     fprintf(f, "%.*s: ", DIAG_MAX_LINE, place);
-  fprintf(f, "%s: %s%s\n", kind, line, n > DIAG_MAX_LINE ? " [...]" : "");
+  fprintf(f, "%s: ", kind);
+  /* one message, one line: control characters the user wrote are escaped */
+  for (const char *p = line; *p; p++) {
+    if (*p == '\n')
+      fputs("\\n", f);
+    else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+      fprintf(f, "\\x%02x", (unsigned char)*p);
+    else
+      fputc(*p, f);
+  }
+  fprintf(f, "%s\n", n > DIAG_MAX_LINE ? " [...]" : "");
 }
 
 void diag_error(const char *place, const char *fmt, ...) {
