@@ -382,27 +382,21 @@ static void check_struct_value(const Value *v, const Type *t) {
     ERR(v->path, "expected an object with the fields of '%s'", t->name);
     return;
   }
+  Map *members = map_new(), *fields = map_new(); /* linear however many fields */
+  for (int i = 0; i < v->nitems; i++)
+    map_put(members, v->items[i]->key, v->items[i]);
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
-    const Value *m = NULL;
-    for (int i = 0; i < v->nitems; i++)
-      if (strcmp(v->items[i]->key, fd->name) == 0)
-        m = v->items[i];
+    map_put(fields, fd->name, fd);
+    const Value *m = map_get(members, fd->name);
     if (!m)
       ERR(v->path, "missing field '%s' of '%s'", fd->name, t->name);
     else
       check_identity_value(m, &fd->ref, fd->is_array, fd->count);
   }
-  for (int i = 0; i < v->nitems; i++) {
-    bool known = false;
-    for (int f = 0; f < t->nfields; f++)
-      known |= strcmp(v->items[i]->key, t->fields[f].name) == 0;
-    for (int j = 0; j < i; j++)
-      if (strcmp(v->items[i]->key, v->items[j]->key) == 0)
-        ERR(v->items[i]->path, "key given more than once");
-    if (!known)
+  for (int i = 0; i < v->nitems; i++)
+    if (!map_get(fields, v->items[i]->key))
       ERR(v->items[i]->path, "'%s' has no field '%s'", t->name, v->items[i]->key);
-  }
 }
 
 static void check_identity_value(const Value *v, const TypeRef *r, bool is_array, int count) {
@@ -635,7 +629,7 @@ static void add_result_types(Spec *s) {
     t->fields[0] = (Field){.name = "value", .path = r->path, .ref = r->input, .count = 1};
     t->fields[1] = (Field){.name = "index", .path = r->path, .ref = {.spelling = "long long", .is_scalar = true,
                                                                       .scalar = SC_LLONG}, .count = 1};
-    t->order = s->ntypes;
+    t->order = t->index = s->ntypes;
     types[s->ntypes] = ordered[s->ntypes] = t;
     s->ntypes++;
     r->accumulator = (TypeRef){.spelling = t->name, .type = t};

@@ -129,11 +129,16 @@ typedef struct {
   CXCursor cursor;
   enum CXCursorKind kind; /* StructDecl (definition), UnionDecl, TypedefDecl, FunctionDecl, or forward struct */
   bool forward;
+  int next_same_name; /* index of the next declaration of this name, or -1 */
 } Decl;
 
+/* The headers' declarations, with indexes so each lookup costs the same
+ * however many there are. */
 typedef struct {
   Decl *items;
   int n, cap;
+  Map *by_kind;  /* "kind/forward/name" -> the first such Decl */
+  Map *by_name;  /* name -> the first Decl of that name (then next_same_name) */
 } Decls;
 
 static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data) {
@@ -164,17 +169,35 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   return CXChildVisit_Continue;
 }
 
+static const char *kind_key(const char *name, enum CXCursorKind kind, bool forward) {
+  return arena_printf("%d/%d/%s", (int)kind, (int)forward, name);
+}
+
 static Decls collect_decls(CXTranslationUnit tu) {
   Decls d = {0};
   clang_visitChildren(clang_getTranslationUnitCursor(tu), collect, &d);
+  d.by_kind = map_new();
+  d.by_name = map_new();
+  Map *last = map_new(); /* name -> slot holding the latest Decl of that name */
+  for (int i = 0; i < d.n; i++) {
+    Decl *x = &d.items[i];
+    x->next_same_name = -1;
+    map_put(d.by_kind, kind_key(x->name, x->kind, x->forward), x); /* the first one stays */
+    Decl **slot = (Decl **)map_get(last, x->name);
+    if (slot) {
+      (*slot)->next_same_name = i;
+    } else {
+      slot = ARENA_NEW(Decl *);
+      map_put(last, x->name, slot);
+      map_put(d.by_name, x->name, x);
+    }
+    *slot = x;
+  }
   return d;
 }
 
 static const Decl *find_decl(const Decls *d, const char *name, enum CXCursorKind kind, bool forward) {
-  for (int i = 0; i < d->n; i++)
-    if (d->items[i].kind == kind && d->items[i].forward == forward && strcmp(d->items[i].name, name) == 0)
-      return &d->items[i];
-  return NULL;
+  return map_get(d->by_kind, kind_key(name, kind, forward));
 }
 
 static const char *suggest_decl(const Decls *d, const char *name, enum CXCursorKind kind) {
@@ -286,11 +309,9 @@ static bool same_type(const Catalog *cat, CXType t, const TypeRef *r) {
     return scalar_of(t, &k) && scalar_info[k].canonical == scalar_info[r->scalar].canonical;
   if (t.kind != CXType_Record)
     return false;
-  for (int i = 0; i < cur->ntypes; i++)
-    if (cur->types[i] == r->type && cat->found[i].found)
-      return clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
-                                clang_getCanonicalCursor(cat->found[i].decl));
-  return false;
+  const Found *f = &cat->found[r->type->index];
+  return f->found && clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
+                                        clang_getCanonicalCursor(f->decl));
 }
 
 static const char *spec_spelling(const Field *f) {
@@ -477,9 +498,8 @@ static bool check_function(const Catalog *cat, const Decls *d, const Reduction *
                                   type_cuda_spelling(&r->accumulator), type_cuda_spelling(second));
   const Decl *match = NULL, *first = NULL;
   bool is_template = false;
-  for (int i = 0; i < d->n; i++) {
-    if (strcmp(d->items[i].name, name) != 0)
-      continue;
+  const Decl *head = map_get(d->by_name, name);
+  for (int i = head ? (int)(head - d->items) : -1; i >= 0; i = d->items[i].next_same_name) {
     if (d->items[i].kind == CXCursor_FunctionTemplate)
       is_template = true;
     if (d->items[i].kind != CXCursor_FunctionDecl)
