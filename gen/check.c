@@ -483,7 +483,7 @@ static void check_reduction(Spec *s, Reduction *r) {
 /* ---- names the generated code declares ------------------------------------ */
 
 /* Who holds a name in the one table of check_symbols. */
-typedef enum { HELD_MACRO, HELD_HEADER, HELD_TEMPLATE, HELD_MODULE, HELD_TYPE, HELD_REDUCTION } Holder;
+typedef enum { HELD_TEMPLATE, HELD_MODULE, HELD_TYPE, HELD_REDUCTION } Holder;
 typedef struct {
   Holder by;
   const char *path; /* types[i] or reductions[i] */
@@ -492,8 +492,6 @@ typedef struct {
 
 static const char *held_by(const Held *h) {
   switch (h->by) {
-  case HELD_MACRO: return "the headers the generated code includes define it as a macro";
-  case HELD_HEADER: return "the headers the generated code includes (CUDA's and the C library's) declare it";
   case HELD_TEMPLATE: return "gpugen's generated code declares it";
   case HELD_MODULE: return "the module already defines it";
   case HELD_TYPE: return arena_printf("it is the type '%s' (%s)", h->name, h->path);
@@ -501,6 +499,8 @@ static const char *held_by(const Held *h) {
   }
   return "?";
 }
+
+static const Held tmpl_held = {HELD_TEMPLATE};
 
 /* Names emit_reduce.c builds in C, beside the templates' patterns: per
  * reduction, $(R)_op in the module's detail namespace and the
@@ -526,39 +526,34 @@ static const char *instantiate(const char *pattern, const char *module, const ch
   return out;
 }
 
-/* Every name the module puts into C, C++ or CUDA goes into one table with
- * the names the included headers and gpugen's templates already hold, so a
- * clash of any two is found by one lookup (linear in the spec). */
+/* Every name the module puts into C, C++ or CUDA is looked up among the
+ * names the included headers and gpugen's templates already hold
+ * (ident_reserved), and goes into one table, so a clash of any two is found
+ * by one lookup (linear in the spec). */
 static void check_symbols(Spec *s) {
   Map *table = map_new();
-  static const Held macro = {HELD_MACRO}, header = {HELD_HEADER}, tmpl = {HELD_TEMPLATE}, module = {HELD_MODULE};
-  for (int i = 0; i < reserved_macros_count; i++)
-    map_put(table, reserved_macros[i], &macro);
-  for (int i = 0; i < reserved_header_names_count; i++)
-    map_put(table, reserved_header_names[i], &header);
-  for (int i = 0; i < reserved_template_names_count; i++)
-    map_put(table, reserved_template_names[i], &tmpl);
+  static const Held module = {HELD_MODULE};
   for (size_t i = 0; i < sizeof emitted_names / sizeof emitted_names[0]; i++)
-    map_put(table, emitted_names[i], &tmpl);
+    map_put(table, emitted_names[i], &tmpl_held);
 
-  /* names check_name refused are not looked at again */
-  const Held *h = ident_problem(s->module) ? NULL : map_get(table, s->module);
-  if (h)
-    ERR("module", "module name '%s' cannot be used: %s", s->module, held_by(h));
+  const Held *h;
+  const char *why = ident_problem(s->module) ? NULL : ident_reserved(s->module, false);
+  if (why)
+    ERR("module", "module name '%s' cannot be used: %s", s->module, why);
   for (int k = 0; k < reserved_template_patterns_count; k++) {
     const char *p = reserved_template_patterns[k];
     if (strstr(p, "$(R)") || strcmp(p, "$(M)") == 0)
       continue;
     const char *sym = instantiate(p, s->module, "");
-    if ((h = map_put(table, sym, &module)))
-      ERR("module", "module name '%s' cannot be used: it would emit %s, but %s", s->module, sym, held_by(h));
+    if ((why = ident_reserved(sym, false)) || ((h = map_put(table, sym, &module)) && (why = held_by(h))))
+      ERR("module", "module name '%s' cannot be used: it would emit %s, but %s", s->module, sym, why);
   }
   /* fields live inside their struct: only macros can break them */
   for (int i = 0; i < s->ntypes; i++)
     for (int f = 0; f < s->types[i]->nfields; f++) {
       const Field *fd = &s->types[i]->fields[f];
-      if (!ident_problem(fd->name) && (h = map_get(table, fd->name)) && h->by == HELD_MACRO)
-        ERR(arena_printf("%s.name", fd->path), "field name '%s' cannot be used: %s", fd->name, held_by(h));
+      if (!ident_problem(fd->name) && (why = ident_reserved(fd->name, true)))
+        ERR(arena_printf("%s.name", fd->path), "field name '%s' cannot be used: %s", fd->name, why);
     }
   for (int i = 0; i < s->ntypes; i++) {
     Type *t = s->types[i];
@@ -567,8 +562,11 @@ static void check_symbols(Spec *s) {
     Held *mine = ARENA_NEW(Held);
     *mine = (Held){HELD_TYPE, t->path, t->name};
     /* a repeated type and the module's prefix are reported by check_types */
-    if ((h = map_put(table, t->name, mine)) && h->by != HELD_MODULE && h->by != HELD_TYPE)
-      ERR(arena_printf("%s.name", t->path), "type name '%s' cannot be used: %s", t->name, held_by(h));
+    why = ident_reserved(t->name, false);
+    if (!why && (h = map_put(table, t->name, mine)) && h->by != HELD_MODULE && h->by != HELD_TYPE)
+      why = held_by(h);
+    if (why)
+      ERR(arena_printf("%s.name", t->path), "type name '%s' cannot be used: %s", t->name, why);
   }
   Map *reductions = map_new();
   for (int i = 0; i < s->nreductions; i++) {
@@ -589,6 +587,10 @@ static void check_symbols(Spec *s) {
       if (!strstr(p, "$(R)"))
         continue;
       const char *sym = instantiate(p, s->module, r->name);
+      if ((why = ident_reserved(sym, false))) {
+        ERR(arena_printf("%s.name", r->path), "reduction '%s' would emit %s, but %s", r->name, sym, why);
+        break;
+      }
       if (!(h = map_put(table, sym, mine)))
         continue;
       reported = true;

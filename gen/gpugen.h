@@ -84,6 +84,9 @@ _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
 bool scalar_lookup(const char *spelling, ScalarKind *out);
 /* ident.c: what may become a C/C++/CUDA identifier in generated code */
 const char *ident_problem(const char *name); /* NULL when fine, else why not */
+/* Why the included headers or gpugen's templates already hold name (only
+ * macros when macros_only), or NULL; from build/reserved.c */
+const char *ident_reserved(const char *name, bool macros_only);
 
 /* targets.c: CUDA architectures */
 bool target_parse(const char *name, int *arch, char *suffix);

@@ -1,6 +1,7 @@
 /* What may become an identifier in generated code. Every spec name ends up
  * in C, C++ and CUDA at once, so it must be safe in all three. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gpugen.h"
 
@@ -47,5 +48,23 @@ const char *ident_problem(const char *name) {
   for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
     if (strcmp(name, keywords[i]) == 0)
       return "it is a C, C++ or CUDA keyword";
+  return NULL;
+}
+
+static int compare_name(const void *key, const void *item) { return strcmp(key, *(const char *const *)item); }
+
+static bool in_table(const char *name, const char *const *table, int n) {
+  return bsearch(name, table, (size_t)n, sizeof *table, compare_name) != NULL;
+}
+
+const char *ident_reserved(const char *name, bool macros_only) {
+  if (in_table(name, reserved_macros, reserved_macros_count))
+    return "the headers the generated code includes define it as a macro";
+  if (macros_only)
+    return NULL;
+  if (in_table(name, reserved_header_names, reserved_header_names_count))
+    return "the headers the generated code includes (CUDA's and the C library's) declare it";
+  if (in_table(name, reserved_template_names, reserved_template_names_count))
+    return "gpugen's generated code declares it";
   return NULL;
 }
