@@ -87,4 +87,28 @@ golden-update: all
 	@UPDATE=1 tests/run.sh golden
 
 clean:
-	rm -rf $(BUILD) gpugen $(DEMO_OUT)
+	rm -rf $(BUILD) gpugen $(DEMO_OUT) build-fuzz build-san
+
+# Fuzzing (tests/fuzz/, docs/testing.md): a libFuzzer target over the whole
+# pipeline, built with clang into its own directory. `make fuzz FUZZ_SECONDS=N`
+# fuzzes for N seconds, growing build-fuzz/corpus from tests/fuzz/corpus (a
+# crash lands in build-fuzz/crash-*);
+# `make test` only replays tests/fuzz/corpus and tests/fuzz/regressions.
+FUZZ_BUILD   = build-fuzz
+FUZZ_CC      = clang
+FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS    = -max_len=4096 -timeout=10 -rss_limit_mb=2048 -dict=tests/fuzz/spec.dict -artifact_prefix=$(FUZZ_BUILD)/
+.PHONY: fuzz fuzz-build test-fuzz
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_CFLAGS)' $(FUZZ_BUILD)/fuzz_spec
+$(BUILD)/fuzz_spec: tests/fuzz/fuzz_spec.c $(GEN_OBJS) gen/gpugen.h gen/model.h
+	$(CC) $(CFLAGS) $(WARN) -Igen -fsanitize=fuzzer -o $@ $< $(GEN_OBJS) $(LIBS)
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_BUILD)/fuzz_spec $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD)/corpus tests/fuzz/corpus
+
+test: fuzz-build
+test-fuzz: fuzz-build
+	@tests/run.sh fuzz
