@@ -109,6 +109,20 @@ fuzz: fuzz-build
 	@mkdir -p $(FUZZ_BUILD)/corpus
 	$(FUZZ_BUILD)/fuzz_spec $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD)/corpus tests/fuzz/corpus
 
+# Sanitizers: gpugen and the unit tests built with ASan + UBSan into
+# build-san/, then the unit, golden, errors and cli suites run with them
+# (tests/run.sh takes GPUGEN and BUILD from the environment). abort_on_error
+# turns every report into exit 134, which no test expects (specs exit 1).
+SAN_BUILD  = build-san
+SAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+.PHONY: test-sanitize sanitize-build
+sanitize-build:
+	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS='$(SAN_CFLAGS)' $(SAN_BUILD)/gpugen $(UNIT_SRCS:tests/unit/%.c=$(SAN_BUILD)/tests/%)
+$(BUILD)/gpugen: $(BUILD)/gen/main.o $(GEN_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+test-sanitize: sanitize-build
+	@GPUGEN=$(CURDIR)/$(SAN_BUILD)/gpugen BUILD=$(SAN_BUILD) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:abort_on_error=1 tests/run.sh unit golden errors cli
 test: fuzz-build
 test-fuzz: fuzz-build
 	@tests/run.sh fuzz

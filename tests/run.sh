@@ -5,7 +5,9 @@
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-GPUGEN=$ROOT/gpugen
+# GPUGEN and BUILD may come from the environment (make test-sanitize: build-san/).
+GPUGEN=${GPUGEN:-$ROOT/gpugen}
+BUILD=${BUILD:-build}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpugen-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 passed=0
@@ -23,7 +25,7 @@ fail() {
 snapshot() { (cd "$1" && find . -type f -exec stat -c '%n %Y' {} + | sort && find . -type f -exec md5sum {} + | sort); }
 
 suite_unit() {
-  for t in build/tests/test_*; do
+  for t in "$BUILD"/tests/test_*; do
     out=$("$t" 2>&1)
     status=$?
     n=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
