@@ -5,18 +5,6 @@
 #include <string.h>
 #include "gpugen.h"
 
-/* A header the user keeps next to the output must not be overwritten. */
-static void check_header_clash(const Spec *spec, const OutputSet *set) {
-  for (int i = 0; i < spec->nheaders; i++) {
-    const char *h = spec->headers[i];
-    const char *abs = absolute_path(h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
-    for (int f = 0; f < set->nfiles; f++)
-      if (strcmp(abs, set->files[f].path) == 0)
-        diag_error(spec->path, "headers[%d]: '%s' is where gpugen writes its own %s; choose another -o", i, h,
-                   set->files[f].name);
-  }
-}
-
 int gpugen_generate(const GenOptions *o) {
   size_t len = o->spec_len;
   /* spec_parse reads one byte past the text: the NUL that read_file adds */
@@ -67,11 +55,17 @@ int gpugen_generate(const GenOptions *o) {
   emit_device(spec, &set);
   emit_host(spec, &set);
   emit_build(spec, &set);
-  check_header_clash(spec, &set);
+  output_add_stamp(&set, arena_printf("%s.stamp", spec->module));
+  /* no output may overwrite an input, whatever path leads to it */
+  output_protect(&set, absolute_path(o->spec_path));
+  for (int i = 0; i < spec->nheaders; i++) {
+    const char *h = spec->headers[i];
+    output_protect(&set, h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
+  }
   int status = 0;
   if (diag_count())
     status = 1;
-  else if (!o->check_only && output_write(&set, o->out_dir, o->verbose) != 0)
+  else if (!o->check_only && output_write(&set, o->verbose) != 0)
     status = 1;
   output_free(&set);
   return status;

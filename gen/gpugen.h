@@ -93,17 +93,24 @@ typedef struct {
   bool always_write;    /* rewritten even when unchanged (the depfile, the stamp) */
   Buf text;
 } OutputFile;
+#define OUTPUT_MAX_FILES 16
 typedef struct {
-  OutputFile files[16];
+  OutputFile files[OUTPUT_MAX_FILES];
   int nfiles;
-  const char *out_dir;  /* where the files will land (for relative includes) */
+  const char *out_dir;  /* absolute: where output_add puts files */
+  const char **inputs;  /* files no output may be (compared by device and inode) */
+  int ninputs, inputs_cap;
 } OutputSet;
 Buf *output_add(OutputSet *set, const char *name);      /* a file inside out_dir */
 Buf *output_add_path(OutputSet *set, const char *path); /* a file anywhere (absolute path) */
+/* The stamp: names, sizes and hashes of the files added so far; always
+ * written, and last, so build rules can depend on it. Add it last. */
+void output_add_stamp(OutputSet *set, const char *name);
+void output_protect(OutputSet *set, const char *path);  /* an input the outputs must not overwrite */
 void output_free(OutputSet *set);
-/* Writes every file atomically, only when changed. 0 on success; on failure
- * nothing in out_dir has changed and a message was printed. */
-int output_write(OutputSet *set, const char *out_dir, bool verbose);
+/* Writes the set as one transaction: changed files only, all or nothing.
+ * 0 on success; on failure nothing has changed and a message was printed. */
+int output_write(OutputSet *set, bool verbose);
 
 /* template.c: the CUDA skeletons in templates/, embedded at build time */
 const char *template_text(const char *name);

@@ -116,7 +116,7 @@ static int run_init(int argc, char **argv) {
     OutputSet set = {.out_dir = dir_name(absolute_path(out_path))};
     const char *base = strrchr(out_path, '/');
     buf_put(output_add(&set, base ? base + 1 : out_path), text.data);
-    status = output_write(&set, dir_name(out_path), false) != 0;
+    status = output_write(&set, false) != 0;
     output_free(&set);
   }
   buf_free(&text);

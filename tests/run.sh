@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli fuzz compile valgrind gpu
+# Suites: unit golden errors cli output fuzz compile valgrind gpu
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -22,7 +22,11 @@ fail() {
   return 0
 }
 # A listing of every file under a directory with its checksum and mtime.
-snapshot() { (cd "$1" && find . -type f -exec stat -c '%n %Y' {} + | sort && find . -type f -exec md5sum {} + | sort); }
+# A second argument names files to leave out (a find -name pattern).
+snapshot() {
+  (cd "$1" && find . -type f ! -name "${2:-/}" -exec stat -c '%n %s %Y' {} + | sort &&
+    find . -type f ! -name "${2:-/}" -exec md5sum {} + | sort)
+}
 
 suite_unit() {
   for t in "$BUILD"/tests/test_*; do
@@ -59,12 +63,16 @@ suite_golden() {
     else
       fail "golden $name (run 'make golden-update' if the change is intended)" "$d"
     fi
-    # A second run changes nothing: same bytes, files not rewritten.
-    before=$(snapshot "$out")
+    # A second run rewrites no generated file (same bytes, same mtimes); only
+    # the stamp, which build rules depend on, is renewed.
+    before=$(snapshot "$out" '*.stamp')
+    stamp_before=$(stat -c %Y "$out"/*.stamp)
     sleep 1
     (cd tests/golden && "$GPUGEN" -o "$out" "$name.json") >/dev/null 2>&1
-    if [ "$before" = "$(snapshot "$out")" ]; then ok "golden $name: rerun leaves files untouched"; else
+    if [ "$before" = "$(snapshot "$out" '*.stamp')" ]; then ok "golden $name: rerun leaves files untouched"; else
       fail "golden $name: rerun rewrote files"; fi
+    if [ "$(stat -c %Y "$out"/*.stamp)" -gt "$stamp_before" ]; then ok "golden $name: rerun renews the stamp"; else
+      fail "golden $name: rerun did not renew the stamp"; fi
   done
 }
 
@@ -303,8 +311,129 @@ suite_gpu() {
   done
 }
 
+# The output set is a transaction: refused paths, rollback, kill -9, and two
+# writers at once (gen/output.c).
+no_temps() { [ "$(find "$1" -name '.*.gpugen-*' | wc -l)" = 0 ]; }
+suite_output() {
+  local w=$WORK/output spec=specs/mytypes.json before
+  mkdir -p "$w"
+  # An output path that is a directory, a FIFO or a symlink: refused before
+  # anything is written, and nothing hangs.
+  for kind in dir fifo devzero dangling; do
+    rm -rf "$w/$kind" && "$GPUGEN" -o "$w/$kind" "$spec"
+    echo 'old' > "$w/$kind/mytypes.h"
+    rm -f "$w/$kind/mytypes.cu"
+    case $kind in
+      dir) mkdir "$w/$kind/mytypes.cu" ;;
+      fifo) mkfifo "$w/$kind/mytypes.cu" ;;
+      devzero) ln -s /dev/zero "$w/$kind/mytypes.cu" ;;
+      dangling) ln -s "$w/nowhere" "$w/$kind/mytypes.cu" ;;
+    esac
+    before=$(snapshot "$w/$kind")
+    msg=$(timeout 20 "$GPUGEN" -o "$w/$kind" "$spec" 2>&1)
+    status=$?
+    if [ $status = 1 ] && [ "$before" = "$(snapshot "$w/$kind")" ] && no_temps "$w/$kind" &&
+       printf '%s' "$msg" | grep -q "mytypes.cu' is .*gpugen replaces only regular files"; then
+      ok "output: an output path that is a $kind is refused, nothing changed"
+    else
+      fail "output: an output path that is a $kind (exit $status)" "$msg"
+    fi
+  done
+
+  # A rename that fails half-way through the commit: the files renamed
+  # before it are rolled back.
+  for k in 1 2 3 4 5; do
+    rm -rf "$w/roll" && "$GPUGEN" -o "$w/roll" "$spec"
+    for f in "$w"/roll/mytypes.*; do echo "/* old */" >> "$f"; done
+    before=$(snapshot "$w/roll")
+    msg=$(GPUGEN_TEST_FAIL_RENAME=$k "$GPUGEN" -o "$w/roll" "$spec" 2>&1)
+    status=$?
+    if [ $status = 1 ] && [ "$before" = "$(snapshot "$w/roll")" ] && no_temps "$w/roll"; then
+      ok "output: rename $k of 5 fails: every file rolled back, no temporaries"
+    else
+      fail "output: rename $k of 5 fails (exit $status)" "$msg"
+    fi
+  done
+  # A fresh directory that fails half-way is removed again.
+  msg=$(GPUGEN_TEST_FAIL_RENAME=3 "$GPUGEN" -o "$w/fresh/sub" "$spec" 2>&1)
+  if [ $? = 1 ] && [ ! -e "$w/fresh" ]; then ok "output: a failed first run leaves no directory behind"; else
+    fail "output: a failed first run leaves no directory behind" "$msg"; fi
+
+  # The output directory reaches the spec's own directory through a symlink:
+  # the user's header is an input, so it is never overwritten.
+  mkdir -p "$w/user"
+  printf 'typedef struct A { int x; } A;\n' > "$w/user/pair.h"
+  printf '{"gpugen": 1, "module": "pair", "headers": ["pair.h"], "targets": ["sm_80"], "types": [{"name": "A", "fields": [{"name": "x", "type": "int"}]}]}\n' > "$w/user/pair.json"
+  ln -sfn "$w/user" "$w/link"
+  before=$(snapshot "$w/user")
+  msg=$("$GPUGEN" -o "$w/link" "$w/user/pair.json" 2>&1)
+  if [ $? = 1 ] && [ "$before" = "$(snapshot "$w/user")" ] && printf '%s' "$msg" | grep -q "is the input"; then
+    ok "output: a symlinked -o that reaches the user's header is refused"
+  else
+    fail "output: a symlinked -o that reaches the user's header" "$msg"
+  fi
+
+  # kill -9 at random moments while a large module is written: every file
+  # is the old or the new version, whole; the next run repairs the set and
+  # leaves no temporaries.
+  python3 tests/output/make_spec.py 300 big 0 > "$w/old.json"
+  python3 tests/output/make_spec.py 300 big 1 > "$w/new.json"
+  "$GPUGEN" -o "$w/ref_old" "$w/old.json" && "$GPUGEN" -o "$w/ref_new" "$w/new.json"
+  # the delays spread over one whole run, measured here
+  local t0 t1 run_ms torn=0 mixed=0 i f base nnew
+  rm -rf "$w/k" && cp -a "$w/ref_old" "$w/k"
+  t0=$(date +%s%N); "$GPUGEN" -o "$w/k" "$w/new.json"; t1=$(date +%s%N)
+  run_ms=$(( (t1 - t0) / 1000000 + 1 ))
+  for i in $(seq 1 30); do
+    rm -rf "$w/k" && cp -a "$w/ref_old" "$w/k"
+    "$GPUGEN" -o "$w/k" "$w/new.json" & local pid=$!
+    sleep "$(awk -v ms=$(( RANDOM % run_ms )) 'BEGIN { printf "%.3f", ms / 1000 }')"
+    kill -9 $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    nnew=0
+    for f in "$w"/ref_old/big.*; do
+      base=$(basename "$f")
+      if cmp -s "$w/k/$base" "$w/ref_new/$base"; then nnew=$((nnew + 1)); elif ! cmp -s "$w/k/$base" "$f"; then
+        torn=$((torn + 1)); fi
+    done
+    [ $nnew -gt 0 ] && [ $nnew -lt 5 ] && mixed=$((mixed + 1))
+  done
+  if [ $torn = 0 ]; then ok "output: 30 kills over a ${run_ms} ms run tear no file ($mixed left a mix of old and new)"; else
+    fail "output: $torn files torn by kill -9"; fi
+
+  # A kill between two renames (the first file new, the rest old, the stamp
+  # old): the next run completes the set and removes the leftovers.
+  rm -rf "$w/k" && cp -a "$w/ref_old" "$w/k"
+  GPUGEN_TEST_RENAME_DELAY_MS=300 "$GPUGEN" -o "$w/k" "$w/new.json" & pid=$!
+  for i in $(seq 1 200); do cmp -s "$w/k/big.h" "$w/ref_new/big.h" && break; sleep 0.02; done
+  kill -9 $pid 2>/dev/null
+  wait $pid 2>/dev/null
+  local state
+  state=$(cmp -s "$w/k/big.h" "$w/ref_new/big.h" && cmp -s "$w/k/big.cuh" "$w/ref_old/big.cuh" &&
+          cmp -s "$w/k/big.stamp" "$w/ref_old/big.stamp" && ! no_temps "$w/k" && echo mixed)
+  "$GPUGEN" -o "$w/k" "$w/new.json"
+  if [ "$state" = mixed ] && diff -r "$w/k" "$w/ref_new" >/dev/null && no_temps "$w/k" && tests/output/stamp_check.py "$w/k"; then
+    ok "output: after a kill between two renames, the next run repairs the set and removes the leftovers"
+  else
+    fail "output: repair after a kill between two renames (state after the kill: '${state}')" "$(diff -r "$w/k" "$w/ref_new" | head; ls -a "$w/k")"
+  fi
+
+  # Two writers on one directory take turns: the set is one run's, whole.
+  rm -rf "$w/two"
+  for i in 1 2 3 4 5; do
+    "$GPUGEN" -o "$w/two" "$w/old.json" & local p1=$!
+    "$GPUGEN" -o "$w/two" "$w/new.json" & local p2=$!
+    wait $p1 $p2
+    if ! msg=$(tests/output/stamp_check.py "$w/two" 2>&1) || ! no_temps "$w/two"; then
+      fail "output: two writers at once" "$msg"
+      return
+    fi
+  done
+  ok "output: two writers at once, 5 times: each set whole and consistent with its stamp"
+}
+
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli fuzz compile valgrind gpu)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output fuzz compile valgrind gpu)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"
