@@ -110,7 +110,7 @@ fuzz: fuzz-build
 	$(FUZZ_BUILD)/fuzz_spec $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD)/corpus tests/fuzz/corpus
 
 # Sanitizers: gpugen and the unit tests built with ASan + UBSan into
-# build-san/, then the unit, golden, errors and cli suites run with them
+# build-san/, then the unit, golden, errors, cli and output suites run with them
 # (tests/run.sh takes GPUGEN and BUILD from the environment). abort_on_error
 # turns every report into exit 134, which no test expects (specs exit 1).
 SAN_BUILD  = build-san
@@ -122,7 +122,7 @@ $(BUILD)/gpugen: $(BUILD)/gen/main.o $(GEN_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 test-sanitize: sanitize-build
 	@GPUGEN=$(CURDIR)/$(SAN_BUILD)/gpugen BUILD=$(SAN_BUILD) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:abort_on_error=1 tests/run.sh unit golden errors cli
+	  UBSAN_OPTIONS=print_stacktrace=1:abort_on_error=1 tests/run.sh unit golden errors cli output
 test: fuzz-build
 test-fuzz: fuzz-build
 	@tests/run.sh fuzz
