@@ -99,7 +99,7 @@ FUZZ_CC      = clang
 FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SECONDS ?= 60
-FUZZ_ARGS    = -max_len=4096 -timeout=10 -rss_limit_mb=2048 -dict=tests/fuzz/spec.dict -artifact_prefix=$(FUZZ_BUILD)/
+FUZZ_ARGS    = -max_len=4096 -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 -dict=tests/fuzz/spec.dict -artifact_prefix=$(FUZZ_BUILD)/
 .PHONY: fuzz fuzz-build test-fuzz
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_CFLAGS)' $(FUZZ_BUILD)/fuzz_spec

@@ -2,10 +2,13 @@
  * process, through gpugen_generate. nvcc is not asked (a fixed list of
  * architectures) and libclang is left out; everything else runs, the file
  * writes included, in a scratch directory made and removed per input.
- * Beyond the sanitizers it checks two promises: a failed run leaves the
- * output directory as it was (here: absent), and a second run of a spec
- * that succeeded succeeds again with the same files (names and sizes; the
- * golden suite checks that unchanged files keep their mtimes). */
+ * Beyond the sanitizers it checks the output set's promises. A failed run
+ * leaves the output directory as it was (here: absent). After a spec that
+ * succeeded, the output directory is disturbed in one of four ways, chosen
+ * by a hash of the input, and gpugen runs again:
+ *   nothing changed, a file truncated, a file deleted: the run succeeds and
+ *     gives the same files (names and sizes) as the first;
+ *   a file replaced by a directory: the run fails and changes nothing. */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <stdint.h>
@@ -20,6 +23,7 @@ enum { MAX_INPUT = 64 * 1024 };
 
 static const int fixed_archs[] = {75, 80, 86, 89, 90, 100, 120};
 static FILE *dev_null;
+static int report_fd = 2; /* stderr as it was at start (make fuzz closes fd 2: gpugen's own messages) */
 static char scratch_root[] = "/tmp/gpugen-fuzz.XXXXXX";
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
@@ -34,17 +38,23 @@ static void cleanup_scratch(void) { remove_tree(scratch_root); }
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   dev_null = fopen("/dev/null", "w");
-  if (!dev_null || !mkdtemp(scratch_root))
+  report_fd = dup(2);
+  if (!dev_null || report_fd < 0 || !mkdtemp(scratch_root))
     abort();
   atexit(cleanup_scratch);
   return 0;
 }
 
-/* The names and sizes of everything under dir, sorted (readdir order may change). */
+/* Everything under dir, sorted (readdir order may change): "f PATH SIZE" for
+ * regular files, "d PATH" for directories (whose sizes vary by file system),
+ * "o PATH" for anything else. */
 static Buf listing;
 static int list_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
   (void)flag, (void)ftw;
-  buf_printf(&listing, "%s %lld\n", path, (long long)st->st_size);
+  if (S_ISREG(st->st_mode))
+    buf_printf(&listing, "f %s %lld\n", path, (long long)st->st_size);
+  else
+    buf_printf(&listing, "%c %s\n", S_ISDIR(st->st_mode) ? 'd' : 'o', path);
   return 0;
 }
 static int compare_lines(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -64,6 +74,74 @@ static char *snapshot(const char *dir) {
   char *copy = strdup(sorted.data ? sorted.data : "");
   buf_free(&sorted);
   return copy;
+}
+
+static _Noreturn void broken(const char *what) {
+  dprintf(report_fd, "fuzz_spec: %s\n", what);
+  abort();
+}
+
+/* The path of the n-th (mod their count) regular file under dir, or NULL;
+ * gpugen writes at most a handful of files. */
+static char *regular_files[64];
+static int nregular_files;
+static int collect_file(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)flag, (void)ftw;
+  if (S_ISREG(st->st_mode) && nregular_files < 64)
+    regular_files[nregular_files++] = strdup(path);
+  return 0;
+}
+static char *nth_file(const char *dir, uint64_t n) {
+  nregular_files = 0;
+  nftw(dir, collect_file, 16, FTW_PHYS);
+  qsort(regular_files, (size_t)nregular_files, sizeof(char *), compare_lines);
+  char *found = NULL;
+  for (int i = 0; i < nregular_files; i++)
+    if ((uint64_t)i == n % (uint64_t)nregular_files)
+      found = regular_files[i];
+    else
+      free(regular_files[i]);
+  return found;
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+enum Disturbance { NOTHING, TRUNCATE, DELETE, MAKE_DIRECTORY };
+
+/* After a successful run: disturb out_dir, run again, check the outcome. */
+static void rerun(const GenOptions *o, const char *run_dir, const char *out_dir, uint64_t hash) {
+  enum Disturbance how = (enum Disturbance)(hash % 4);
+  char *first = snapshot(run_dir);
+  char *victim = nth_file(out_dir, hash / 4);
+  if (!victim)
+    broken("a successful run wrote no file");
+  if ((how == TRUNCATE && truncate(victim, 0) != 0) || (how == DELETE && unlink(victim) != 0) ||
+      (how == MAKE_DIRECTORY && (unlink(victim) != 0 || mkdir(victim, 0777) != 0)))
+    abort();
+  char *before = snapshot(run_dir);
+  int status = gpugen_generate(o);
+  gpugen_reset();
+  char *after = snapshot(run_dir);
+  if (how == MAKE_DIRECTORY) {
+    if (status == 0)
+      broken("a run with a directory where an output file goes succeeded");
+    if (strcmp(before, after) != 0)
+      broken("a failed run changed the output directory");
+  } else {
+    if (status != 0)
+      broken("a second run of a good spec failed");
+    if (strcmp(first, after) != 0)
+      broken("a second run gave other files than the first");
+  }
+  free(first);
+  free(victim);
+  free(before);
+  free(after);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -94,22 +172,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int status = gpugen_generate(&o);
   gpugen_reset();
   struct stat st;
-  if (status != 0 && lstat(out_dir, &st) == 0) {
-    fprintf(stderr, "fuzz_spec: gpugen failed but created %s\n", out_dir);
-    abort();
-  }
-  if (status == 0) {
-    char *before = snapshot(run_dir);
-    int again = gpugen_generate(&o);
-    gpugen_reset();
-    char *after = snapshot(run_dir);
-    if (again != 0 || strcmp(before, after) != 0) {
-      fprintf(stderr, "fuzz_spec: a second run %s\n", again ? "failed" : "gave other files");
-      abort();
-    }
-    free(before);
-    free(after);
-  }
+  if (status != 0 && lstat(out_dir, &st) == 0)
+    broken("gpugen failed but created the output directory");
+  if (status == 0)
+    rerun(&o, run_dir, out_dir, fnv1a(data, size));
   free(text);
   remove_tree(run_dir);
   return 0;
