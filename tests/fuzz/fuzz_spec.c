@@ -24,7 +24,7 @@ enum { MAX_INPUT = 64 * 1024 };
 static const int fixed_archs[] = {75, 80, 86, 89, 90, 100, 120};
 static FILE *dev_null;
 static int report_fd = 2; /* stderr as it was at start (make fuzz closes fd 2: gpugen's own messages) */
-static char scratch_root[] = "/tmp/gpugen-fuzz.XXXXXX";
+static char scratch_root[4096]; /* $TMPDIR/gpugen-fuzz.XXXXXX (a tmpfs such as /dev/shm is fastest) */
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st, (void)flag, (void)ftw;
@@ -39,6 +39,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   dev_null = fopen("/dev/null", "w");
   report_fd = dup(2);
+  const char *tmp = getenv("TMPDIR");
+  snprintf(scratch_root, sizeof scratch_root, "%s/gpugen-fuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!dev_null || report_fd < 0 || !mkdtemp(scratch_root))
     abort();
   atexit(cleanup_scratch);
