@@ -14,7 +14,7 @@ LIBS     = -lcjson -lm $(CLANG_LIBS)
 
 BUILD     = build
 GEN_SRCS  = $(filter-out gen/main.c,$(wildcard gen/*.c))
-GEN_OBJS  = $(GEN_SRCS:gen/%.c=$(BUILD)/gen/%.o) $(BUILD)/templates.o
+GEN_OBJS  = $(GEN_SRCS:gen/%.c=$(BUILD)/gen/%.o) $(BUILD)/templates.o $(BUILD)/reserved.o
 TEMPLATES = $(wildcard templates/*.tmpl)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -48,6 +48,23 @@ $(BUILD)/tools/embed: tools/embed.c
 $(BUILD)/templates.c: $(TEMPLATES) $(BUILD)/tools/embed
 	$(BUILD)/tools/embed $@ $(TEMPLATES)
 $(BUILD)/templates.o: $(BUILD)/templates.c
+	$(CC) $(CFLAGS) -std=c11 -c -o $@ $<
+
+# The names a spec may not take, read from the headers the generated code
+# includes (through nvcc's preprocessor) and from the templates.
+$(BUILD)/reserved/probe.cu: $(TEMPLATES)
+	@mkdir -p $(dir $@)
+	grep -h '^#include <' $(TEMPLATES) | sort -u > $@
+$(BUILD)/reserved/macros.txt: $(BUILD)/reserved/probe.cu
+	$(NVCC) -E -x cu -Xcompiler -dM -o $@ $<
+$(BUILD)/reserved/probe.ii: $(BUILD)/reserved/probe.cu
+	$(NVCC) -E -x cu -o $@ $<
+$(BUILD)/tools/reserved: tools/reserved.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+$(BUILD)/reserved.c: $(BUILD)/tools/reserved $(BUILD)/reserved/macros.txt $(BUILD)/reserved/probe.ii $(TEMPLATES)
+	$(BUILD)/tools/reserved $@ $(BUILD)/reserved/macros.txt $(BUILD)/reserved/probe.ii $(TEMPLATES)
+$(BUILD)/reserved.o: $(BUILD)/reserved.c
 	$(CC) $(CFLAGS) -std=c11 -c -o $@ $<
 
 demo: all

@@ -24,16 +24,6 @@ static char *take(CXString s) {
   return copy;
 }
 
-const char *display_path(const char *path) {
-  char cwd[4096];
-  if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
-    size_t n = strlen(cwd);
-    if (strncmp(path, cwd, n) == 0 && path[n] == '/')
-      return path + n + 1;
-  }
-  return path;
-}
-
 static const char *cursor_place(CXCursor c) {
   CXFile file;
   unsigned line, col;
@@ -55,7 +45,7 @@ typedef struct {
  * execution-space keywords are defined here as the attributes they stand for. */
 static bool parse_headers(const char *const *headers, int nheaders, const ClangOptions *opts, bool device,
                           Parsed *out) {
-  const char *args[64];
+  const char **args = ARENA_ARRAY(const char *, 32 + opts->ninclude_dirs); /* every include directory fits */
   int n = 0;
   args[n++] = "-x";
   args[n++] = "cuda";
@@ -81,9 +71,9 @@ static bool parse_headers(const char *const *headers, int nheaders, const ClangO
     args[n++] = "-resource-dir";
     args[n++] = resource;
   }
-  for (int i = 0; i < opts->ninclude_dirs && n < 60; i++)
+  for (int i = 0; i < opts->ninclude_dirs; i++)
     args[n++] = arena_printf("-I%s", opts->include_dirs[i]);
-  if (opts->cuda_include_dir && n < 62)
+  if (opts->cuda_include_dir)
     args[n++] = arena_printf("-isystem%s", opts->cuda_include_dir);
 
   Buf main_file = {0};
@@ -308,15 +298,23 @@ static const char *spec_spelling(const Field *f) {
   return f->is_array ? arena_printf("%s[%d]", s, f->count) : s;
 }
 
+/* Every field of a struct, however many: none may be dropped, or a header
+ * field the spec does not list would pass the comparison. */
 typedef struct {
-  CXCursor cursors[1024];
-  int n;
+  CXCursor *cursors;
+  int n, cap;
 } FieldList;
 
 static enum CXVisitorResult collect_field(CXCursor c, CXClientData data) {
   FieldList *l = data;
-  if (l->n < 1024)
-    l->cursors[l->n++] = c;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 32;
+    CXCursor *grown = ARENA_ARRAY(CXCursor, l->cap);
+    if (l->n)
+      memcpy(grown, l->cursors, sizeof(CXCursor) * (size_t)l->n);
+    l->cursors = grown;
+  }
+  l->cursors[l->n++] = c;
   return CXVisit_Continue;
 }
 
@@ -645,7 +643,7 @@ static bool init_add(const Decls *d, InitType *list, int *n, int max, const char
     }
   }
   if (*n == max) {
-    diag_error(NULL, "too many types");
+    diag_error(NULL, "gpugen init describes at most %d structs at once (with the ones they nest)", max);
     return false;
   }
   list[(*n)++] = (InitType){name, type, decl};

@@ -10,13 +10,17 @@ void diag_set_stream(FILE *f) { diag_stream = f; }
 int diag_count(void) { return error_count; }
 void diag_reset(void) { error_count = 0; }
 
+/* A message quotes what the user wrote, which may be huge: each is cut at
+ * DIAG_MAX_LINE bytes, so the report stays readable and bounded. */
+#define DIAG_MAX_LINE 1000
+
 static void report(const char *place, const char *kind, const char *fmt, va_list ap) {
   FILE *f = diag_stream ? diag_stream : stderr;
+  char line[DIAG_MAX_LINE + 1];
+  int n = vsnprintf(line, sizeof line, fmt, ap);
   if (place)
-    fprintf(f, "%s: ", place);
-  fprintf(f, "%s: ", kind);
-  vfprintf(f, fmt, ap);
-  fputc('\n', f);
+    fprintf(f, "%.*s: ", DIAG_MAX_LINE, place);
+  fprintf(f, "%s: %s%s\n", kind, line, n > DIAG_MAX_LINE ? " [...]" : "");
 }
 
 void diag_error(const char *place, const char *fmt, ...) {

@@ -213,7 +213,11 @@ PY
 # target with warnings as errors, the C header with gcc -std=c11, and each
 # shuffle is exactly one shfl.sync per word of its plan.
 suite_compile() {
-  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json; do
+  # every name of a pool that gpugen accepts must compile (tests/compile/names.py)
+  local names_spec=$WORK/names.json
+  if ! log=$(python3 tests/compile/names.py "$GPUGEN" "$names_spec" 2>&1); then fail "compile names.py" "$log"; fi
+  echo "     $log"
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
     name=$(basename "$spec" .json)
     out=$WORK/compile/$name/out
     work=$WORK/compile/$name/work
@@ -333,7 +337,7 @@ suite_output() {
     msg=$(timeout 20 "$GPUGEN" -o "$w/$kind" "$spec" 2>&1)
     status=$?
     if [ $status = 1 ] && [ "$before" = "$(snapshot "$w/$kind")" ] && no_temps "$w/$kind" &&
-       printf '%s' "$msg" | grep -q "mytypes.cu' is .*gpugen replaces only regular files"; then
+       printf '%s' "$msg" | grep -q 'mytypes.cu: error: it is .*; gpugen replaces only regular files'; then
       ok "output: an output path that is a $kind is refused, nothing changed"
     else
       fail "output: an output path that is a $kind (exit $status)" "$msg"
