@@ -95,7 +95,7 @@ static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
       if (strcmp(s->targets[j].name, t->name) == 0)
         ERR(jpath, "'%s' is listed twice", t->name);
   }
-  if (ok)
+  if (ok && s->ntargets > 0) /* qsort of NULL is undefined even for 0 elements */
     qsort(s->targets, (size_t)s->ntargets, sizeof(Target), compare_targets);
 }
 

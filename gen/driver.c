@@ -7,7 +7,8 @@
 
 int gpugen_generate(const GenOptions *o) {
   size_t len = o->spec_len;
-  const char *text = o->spec_text;
+  /* spec_parse reads one byte past the text: the NUL that read_file adds */
+  const char *text = o->spec_text ? arena_strndup(o->spec_text, len) : NULL;
   if (!text) {
     const char *why;
     char *read = read_file(o->spec_path, LIMIT_SPEC_BYTES, &len, &why);

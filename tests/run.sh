@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli output limits compile valgrind gpu
+# Suites: unit golden errors cli output limits fuzz compile valgrind gpu
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-GPUGEN=$ROOT/gpugen
+# GPUGEN and BUILD may come from the environment (make test-sanitize: build-san/).
+GPUGEN=${GPUGEN:-$ROOT/gpugen}
+BUILD=${BUILD:-build}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpugen-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 passed=0
@@ -27,7 +29,7 @@ snapshot() {
 }
 
 suite_unit() {
-  for t in build/tests/test_*; do
+  for t in "$BUILD"/tests/test_*; do
     out=$("$t" 2>&1)
     status=$?
     n=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
@@ -274,6 +276,26 @@ suite_valgrind() {
   if [ $? -eq 0 ]; then ok "valgrind writing files"; else fail "valgrind writing files" "$out"; fi
 }
 
+# The fuzz target (make fuzz-build) replays every file of tests/fuzz/corpus and
+# tests/fuzz/regressions once, with no fuzzing: one ok per file that ran clean
+# under ASan + UBSan and the target's own checks.
+suite_fuzz() {
+  local fuzzer=build-fuzz/fuzz_spec files log n
+  if [ ! -x "$fuzzer" ]; then fail "fuzz: $fuzzer is not built (make fuzz-build)"; return; fi
+  files=()
+  for f in tests/fuzz/corpus/* tests/fuzz/regressions/*; do [ -f "$f" ] && files+=("$f"); done
+  log=$(cd "$WORK" && UBSAN_OPTIONS=print_stacktrace=1 "$ROOT/$fuzzer" -timeout=10 -rss_limit_mb=2048 "${files[@]/#/$ROOT/}" 2>&1)
+  local status=$?
+  n=$(printf '%s\n' "$log" | grep -c '^Executed ')
+  if [ $status -eq 0 ] && [ "$n" = ${#files[@]} ]; then
+    passed=$((passed + n))
+    echo "ok   fuzz: ${#files[@]} inputs replayed clean"
+  else
+    fail "fuzz: $(printf '%s\n' "$log" | sed -n 's/^Running: //p' | tail -1) (exit $status)" \
+      "$(printf '%s\n' "$log" | grep -v '^Running: \|^Executed ' | tail -30)"
+  fi
+}
+
 suite_gpu() {
   if ! nvidia-smi -L >/dev/null 2>&1; then
     skipped=$((skipped + 1))
@@ -469,7 +491,7 @@ suite_limits() {
 }
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output limits compile valgrind gpu)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output limits fuzz compile valgrind gpu)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"

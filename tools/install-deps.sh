@@ -9,6 +9,12 @@ if ! command -v llvm-config >/dev/null 2>&1 || [ ! -f "$(llvm-config --includedi
   missing="$missing libclang-dev llvm-dev"
 fi
 command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+# make fuzz and the fuzz suite: clang and its libFuzzer runtime (libclang-rt-N-dev)
+if ! command -v clang >/dev/null 2>&1; then
+  missing="$missing clang libclang-rt-dev"
+elif [ ! -f "$(clang --print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ]; then
+  missing="$missing libclang-rt-$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p;q')-dev"
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "gpugen needs these Debian packages:$missing" >&2
