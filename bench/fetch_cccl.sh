@@ -29,7 +29,7 @@ if [ ! -f "$include/cub/version.cuh" ]; then
   # Unpacked beside the final place and renamed, so that an interrupted run
   # leaves no half tree that looks complete.
   rm -rf "$include.tmp" && mkdir -p "$include.tmp"
-  python3 - "$wheel" "$include.tmp" <<'PY'
+  if ! python3 - "$wheel" "$include.tmp" <<'PY'
 import os, sys, zipfile
 prefix = "nvidia/cu13/include/cccl/"
 wheel = zipfile.ZipFile(sys.argv[1])
@@ -42,6 +42,10 @@ for name in names:
     with open(target, "wb") as f:
         f.write(wheel.read(name))
 PY
+  then
+    rm -rf "$include.tmp"
+    exit 1
+  fi
   rm -rf "$include" && mv "$include.tmp" "$include"
 fi
 touch "$cache/$CCCL_WHEEL_VERSION/checked" # make's mark: newer than cccl.pin
