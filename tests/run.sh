@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli output limits fuzz compile valgrind gpu
+# Suites: unit golden errors cli output limits fuzz compile valgrind gpu bench
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -490,8 +490,65 @@ suite_limits() {
     fail "limits linear" "$msg"; fi
 }
 
+# bench/: report.py against made-up runs whose report is known
+# (tests/bench/report/), and fetch_cccl.sh's checks of the pinned wheel, on a
+# fake wheel (no network: pip runs only when the wheel is missing).
+suite_bench() {
+  local dir=$WORK/bench/report
+  mkdir -p "$dir"
+  cp tests/bench/report/*.csv "$dir/"
+  if out=$(python3 bench/report.py "$dir" 2>&1); then
+    for f in table.md all.csv; do
+      if d=$(diff -u "tests/bench/report/expected/$f" "$dir/$f" 2>&1); then ok "bench report.py: $f"; else
+        fail "bench report.py: $f differs from tests/bench/report/expected/$f" "$d"; fi
+    done
+  else
+    fail "bench report.py failed" "$out"
+  fi
+
+  local fetch=$WORK/bench/fetch
+  mkdir -p "$fetch/.cccl"
+  cp bench/fetch_cccl.sh "$fetch/"
+  local wheel=nvidia_cuda_cccl-0.0.1-py3-none-manylinux2014_x86_64.whl
+  python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1], "w")
+z.writestr("nvidia/cu13/include/cccl/cub/version.cuh", "#define CUB_VERSION 999999\n")
+z.writestr("nvidia/cuda_cccl-0.0.1.dist-info/METADATA", "Name: nvidia-cuda-cccl\n")' "$fetch/.cccl/$wheel"
+  python3 -c 'import sys, zipfile
+zipfile.ZipFile(sys.argv[1], "w").writestr("nvidia/other/x.h", "")' "$fetch/no-headers.whl"
+  local sha bad
+  sha=$(sha256sum "$fetch/.cccl/$wheel" | cut -d' ' -f1)
+  bad=$(printf '%s' "$sha" | tr 0-9a-f 1-9a-f0)
+  printf 'CCCL_WHEEL_VERSION=0.0.1\nCCCL_WHEEL_FILE=%s\nCCCL_WHEEL_SHA256=%s\n' "$wheel" "$sha" > "$fetch/cccl.pin"
+  if out=$(sh "$fetch/fetch_cccl.sh" 2>&1) && [ "$out" = "$fetch/.cccl/0.0.1/include" ] &&
+    grep -q 999999 "$fetch/.cccl/0.0.1/include/cub/version.cuh" && [ -f "$fetch/.cccl/0.0.1/checked" ] &&
+    [ ! -e "$fetch/.cccl/0.0.1/include/nvidia" ]; then
+    ok "bench fetch_cccl.sh: a cached wheel with the pinned hash is unpacked offline"
+  else
+    fail "bench fetch_cccl.sh: cached wheel" "$out"
+  fi
+  printf 'CCCL_WHEEL_VERSION=0.0.1\nCCCL_WHEEL_FILE=%s\nCCCL_WHEEL_SHA256=%s\n' "$wheel" "$bad" > "$fetch/cccl.pin"
+  out=$(sh "$fetch/fetch_cccl.sh" 2>&1)
+  if [ $? -eq 1 ] && [ "$out" = "fetch_cccl.sh: $fetch/.cccl/$wheel has sha256 $sha, cccl.pin pins $bad" ]; then
+    ok "bench fetch_cccl.sh: a wheel with another hash is refused"
+  else
+    fail "bench fetch_cccl.sh: another hash" "$out"
+  fi
+  mv "$fetch/no-headers.whl" "$fetch/.cccl/x.whl"
+  sha=$(sha256sum "$fetch/.cccl/x.whl" | cut -d' ' -f1)
+  printf 'CCCL_WHEEL_VERSION=0.0.2\nCCCL_WHEEL_FILE=x.whl\nCCCL_WHEEL_SHA256=%s\n' "$sha" > "$fetch/cccl.pin"
+  out=$(sh "$fetch/fetch_cccl.sh" 2>&1)
+  if [ $? -eq 1 ] && [ "$out" = "fetch_cccl.sh: no nvidia/cu13/include/cccl/ in $fetch/.cccl/x.whl" ] &&
+    [ ! -e "$fetch/.cccl/0.0.2/include" ]; then
+    ok "bench fetch_cccl.sh: a wheel without CCCL's headers is refused"
+  else
+    fail "bench fetch_cccl.sh: no headers" "$out"
+  fi
+}
+
+
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output limits fuzz compile valgrind gpu)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli output limits fuzz compile valgrind gpu bench)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"
