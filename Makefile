@@ -14,7 +14,7 @@ LIBS     = -lcjson -lm $(CLANG_LIBS)
 
 BUILD     = build
 GEN_SRCS  = $(filter-out gen/main.c,$(wildcard gen/*.c))
-GEN_OBJS  = $(GEN_SRCS:gen/%.c=$(BUILD)/gen/%.o) $(BUILD)/templates.o
+GEN_OBJS  = $(GEN_SRCS:gen/%.c=$(BUILD)/gen/%.o) $(BUILD)/templates.o $(BUILD)/reserved.o
 TEMPLATES = $(wildcard templates/*.tmpl)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -48,6 +48,23 @@ $(BUILD)/tools/embed: tools/embed.c
 $(BUILD)/templates.c: $(TEMPLATES) $(BUILD)/tools/embed
 	$(BUILD)/tools/embed $@ $(TEMPLATES)
 $(BUILD)/templates.o: $(BUILD)/templates.c
+	$(CC) $(CFLAGS) -std=c11 -c -o $@ $<
+
+# The names a spec may not take, read from the headers the generated code
+# includes (through nvcc's preprocessor) and from the templates.
+$(BUILD)/reserved/probe.cu: $(TEMPLATES)
+	@mkdir -p $(dir $@)
+	grep -h '^#include <' $(TEMPLATES) | sort -u > $@
+$(BUILD)/reserved/macros.txt: $(BUILD)/reserved/probe.cu
+	$(NVCC) -E -x cu -Xcompiler -dM -o $@ $<
+$(BUILD)/reserved/probe.ii: $(BUILD)/reserved/probe.cu
+	$(NVCC) -E -x cu -o $@ $<
+$(BUILD)/tools/reserved: tools/reserved.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+$(BUILD)/reserved.c: $(BUILD)/tools/reserved $(BUILD)/reserved/macros.txt $(BUILD)/reserved/probe.ii $(TEMPLATES)
+	$(BUILD)/tools/reserved $@ $(BUILD)/reserved/macros.txt $(BUILD)/reserved/probe.ii $(TEMPLATES)
+$(BUILD)/reserved.o: $(BUILD)/reserved.c
 	$(CC) $(CFLAGS) -std=c11 -c -o $@ $<
 
 demo: all
@@ -111,4 +128,44 @@ golden-update: all
 	@UPDATE=1 tests/run.sh golden explain
 
 clean:
-	rm -rf $(BUILD) gpugen $(DEMO_OUT)
+	rm -rf $(BUILD) gpugen $(DEMO_OUT) build-fuzz build-san
+
+# Fuzzing (tests/fuzz/, docs/testing.md): a libFuzzer target over the whole
+# pipeline, built with clang into its own directory. `make fuzz FUZZ_SECONDS=N`
+# fuzzes for N seconds, growing build-fuzz/corpus from tests/fuzz/corpus (a
+# crash lands in build-fuzz/crash-*);
+# `make test` only replays tests/fuzz/corpus and tests/fuzz/regressions.
+FUZZ_BUILD   = build-fuzz
+FUZZ_CC      = clang
+FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS    = -max_len=4096 -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 -dict=tests/fuzz/spec.dict -artifact_prefix=$(FUZZ_BUILD)/
+.PHONY: fuzz fuzz-build test-fuzz
+# The build tools (embed, reserved) are built with these flags too; their
+# leaks at exit do not matter, so LeakSanitizer is off while building.
+fuzz-build:
+	@ASAN_OPTIONS=detect_leaks=0 $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_CFLAGS)' $(FUZZ_BUILD)/fuzz_spec
+$(BUILD)/fuzz_spec: tests/fuzz/fuzz_spec.c $(GEN_OBJS) gen/gpugen.h gen/model.h
+	$(CC) $(CFLAGS) $(WARN) -Igen -fsanitize=fuzzer -o $@ $< $(GEN_OBJS) $(LIBS)
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_BUILD)/fuzz_spec $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD)/corpus tests/fuzz/corpus
+
+# Sanitizers: gpugen and the unit tests built with ASan + UBSan into
+# build-san/, then the unit, golden, errors, cli and output suites run with them
+# (tests/run.sh takes GPUGEN and BUILD from the environment). abort_on_error
+# turns every report into exit 134, which no test expects (specs exit 1).
+SAN_BUILD  = build-san
+SAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+.PHONY: test-sanitize sanitize-build
+sanitize-build:
+	@ASAN_OPTIONS=detect_leaks=0 $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS='$(SAN_CFLAGS)' $(SAN_BUILD)/gpugen $(UNIT_SRCS:tests/unit/%.c=$(SAN_BUILD)/tests/%)
+$(BUILD)/gpugen: $(BUILD)/gen/main.o $(GEN_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+test-sanitize: sanitize-build
+	@GPUGEN=$(CURDIR)/$(SAN_BUILD)/gpugen BUILD=$(SAN_BUILD) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:abort_on_error=1 tests/run.sh unit golden errors cli output
+test: fuzz-build
+test-fuzz: fuzz-build
+	@tests/run.sh fuzz

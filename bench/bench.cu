@@ -112,6 +112,7 @@ template <class F> static double time_us(F call, size_t bytes) {
 }
 
 static int ceiling_grid;
+static char cub_version[16]; /* "3.0.1": which CUB this program was built with */
 static int *d_sink;
 static FILE *csv;
 static void *d_temp;
@@ -130,7 +131,8 @@ static void row(const char *name, size_t n, size_t bytes, double g_us, double c_
   else
     std::snprintf(cub_cols, sizeof cub_cols, "%9s %8s %7s %7s", "-", "-", "-", "-");
   std::printf("%-8s %11zu %9.2f %8.1f %s %8.1f %5.1f%% %s\n", name, n, g_us, g, cub_cols, r, 100.0 * g / r, check);
-  std::fprintf(csv, "%s,%zu,%zu,%.3f,%.2f,%.3f,%.2f,%.3f,%.2f,%s\n", name, n, bytes, g_us, g, c_us, c, r_us, r, check);
+  std::fprintf(csv, "%s,%zu,%zu,%.3f,%.2f,%.3f,%.2f,%.3f,%.2f,%s,%s\n", name, n, bytes, g_us, g, c_us, c, r_us, r, check,
+               cub_version);
   std::fflush(stdout);
 }
 
@@ -225,14 +227,14 @@ int main(int argc, char **argv) {
   read_listed_sizes();
   cudaDeviceProp prop;
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  int cub_version = CUB_VERSION;
-  std::printf("# %s, %d SMs; CUDA runtime %d; CUB %d.%d.%d\n", prop.name, prop.multiProcessorCount, CUDART_VERSION,
-              cub_version / 100000, cub_version / 100 % 1000, cub_version % 100);
+  std::snprintf(cub_version, sizeof cub_version, "%d.%d.%d", CUB_VERSION / 100000, CUB_VERSION / 100 % 1000,
+                CUB_VERSION % 100);
+  std::printf("# %s, %d SMs; CUDA runtime %d; CUB %s\n", prop.name, prop.multiProcessorCount, CUDART_VERSION, cub_version);
   csv = std::fopen(argc > 1 ? argv[1] : "bench.csv", "w");
   only_case = argc > 2 ? argv[2] : nullptr;
   min_n = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 0;
   fixed_iters = std::getenv("BENCH_ITERS") ? std::atoi(std::getenv("BENCH_ITERS")) : 0;
-  std::fprintf(csv, "case,n,bytes,gpugen_us,gpugen_GBps,cub_us,cub_GBps,ceiling_us,ceiling_GBps,check\n");
+  std::fprintf(csv, "case,n,bytes,gpugen_us,gpugen_GBps,cub_us,cub_GBps,ceiling_us,ceiling_GBps,check,cub_version\n");
   CUDA_CHECK(cudaEventCreate(&ev0));
   CUDA_CHECK(cudaEventCreate(&ev1));
   CUDA_CHECK(cudaMalloc(&d_sink, sizeof(int)));
@@ -248,7 +250,7 @@ int main(int argc, char **argv) {
     floor_us = t < floor_us ? t : floor_us;
   }
   std::printf("# launch floor: %.2f us per back-to-back launch of an empty kernel\n", floor_us);
-  std::fprintf(csv, "empty-launch,0,0,%.3f,0,0,0,0,0,-\n", floor_us);
+  std::fprintf(csv, "empty-launch,0,0,%.3f,0,0,0,0,0,-,%s\n", floor_us, cub_version);
   std::printf("%-8s %11s %9s %8s %9s %8s %7s %7s %8s %6s %s\n", "case", "n", "gpugen_us", "GB/s", "cub_us", "GB/s",
               "vs_cub", "t/t_cub", "ceil", "%ceil", "check");
   size_t tb = temp_size;

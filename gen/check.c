@@ -13,10 +13,12 @@ static const Spec *cur;
 #define ERR(jpath, ...) diag_error(cur->path, "%s: %s", (jpath), arena_printf(__VA_ARGS__))
 
 static void check_name(const char *name, const char *jpath, const char *what) {
-  if (!name)
-    return;
   const char *why = ident_problem(name);
-  if (why)
+  if (!why)
+    return;
+  if (strlen(name) > 64) /* a long name is shown by its start */
+    ERR(jpath, "%s '%.40s...' cannot be used: %s", what, name, why);
+  else
     ERR(jpath, "%s '%s' cannot be used: %s", what, name, why);
 }
 
@@ -67,6 +69,11 @@ static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
   for (int i = 0; i < s->ntargets; i++) {
     Target *t = &s->targets[i];
     const char *jpath = arena_printf("targets[%d]", i);
+    if (strncmp(t->name, "sm_0", 4) == 0) {
+      ERR(jpath, "'%s' is not how CUDA spells an architecture; write it without the leading zero", t->name);
+      ok = false;
+      continue;
+    }
     if (!target_parse(t->name, &t->arch, &t->suffix)) {
       ERR(jpath, "'%s' is not a CUDA architecture; valid ones are %s (optionally with 'a' from sm_90 "
                  "or 'f' from sm_100)", t->name, target_known_list());
@@ -88,7 +95,7 @@ static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
       if (strcmp(s->targets[j].name, t->name) == 0)
         ERR(jpath, "'%s' is listed twice", t->name);
   }
-  if (ok)
+  if (ok && s->ntargets > 0) /* qsort of NULL is undefined even for 0 elements */
     qsort(s->targets, (size_t)s->ntargets, sizeof(Target), compare_targets);
 }
 
@@ -113,7 +120,23 @@ static void check_tuning(Spec *s) {
     match->tuned = true;
     match->tuning = e->tuning;
   }
+  /* The run-time rule picks a tuning by architecture number, so targets of
+   * one number (sm_90 and sm_90a) must share theirs, or one never applies. */
+  for (int i = 0; i < s->ntargets; i++)
+    for (int j = 0; j < i; j++) {
+      const Target *a = &s->targets[j], *b = &s->targets[i];
+      if (!a->arch || a->arch != b->arch)
+        continue;
+      Tuning ta = a->tuned ? a->tuning : s->default_tuning, tb = b->tuned ? b->tuning : s->default_tuning;
+      if (memcmp(&ta, &tb, sizeof ta) != 0)
+        ERR("tuning", "targets '%s' and '%s' are both architecture %d, which picks one tuning at run time; "
+            "give them the same tuning, or the one of '%s' never takes effect", a->name, b->name, a->arch,
+            b->name);
+    }
 }
+
+static Map *types_by_name; /* the spec's types by name, filled by check_types */
+static int suggestions_left;  /* suggestions cost a pass over every name: only the first few get one */
 
 /* Looks a type name up among the scalars and the spec's types. */
 static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
@@ -123,20 +146,21 @@ static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
     r->is_scalar = true;
     return true;
   }
-  for (int i = 0; i < s->ntypes; i++) {
-    if (s->types[i]->name && strcmp(s->types[i]->name, r->spelling) == 0) {
-      r->type = s->types[i];
-      return true;
-    }
+  r->type = (Type *)map_get(types_by_name, r->spelling);
+  if (r->type)
+    return true;
+  const char *near = NULL;
+  if (suggestions_left > 0) {
+    suggestions_left--;
+    const char **names = ARENA_ARRAY(const char *, SC_COUNT + s->ntypes);
+    int n = 0;
+    for (int k = 0; k < SC_COUNT; k++)
+      names[n++] = scalar_info[k].spelling;
+    for (int i = 0; i < s->ntypes; i++)
+      if (s->types[i]->name)
+        names[n++] = s->types[i]->name;
+    near = suggest(r->spelling, names, n);
   }
-  const char **names = ARENA_ARRAY(const char *, SC_COUNT + s->ntypes);
-  int n = 0;
-  for (int k = 0; k < SC_COUNT; k++)
-    names[n++] = scalar_info[k].spelling;
-  for (int i = 0; i < s->ntypes; i++)
-    if (s->types[i]->name)
-      names[n++] = s->types[i]->name;
-  const char *near = suggest(r->spelling, names, n);
   if (near)
     ERR(jpath, "unknown type '%s' (did you mean '%s'?)", r->spelling, near);
   else
@@ -145,38 +169,74 @@ static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
   return false;
 }
 
-/* Depth-first order, dependencies first; a type met again while still on
- * the stack closes a cycle. */
-enum { UNSEEN, ON_STACK, DONE };
-static bool order_type(Spec *s, Type *t, int *state, Type **stack, int depth, int *next) {
-  int idx = 0;
-  while (s->types[idx] != t)
-    idx++;
-  if (state[idx] == DONE)
-    return true;
-  if (state[idx] == ON_STACK) {
-    Buf chain = {0};
-    int start = 0;
-    while (stack[start] != t)
-      start++;
-    for (int i = start; i < depth; i++)
-      buf_printf(&chain, "%s -> ", stack[i]->name);
-    buf_put(&chain, t->name);
-    ERR(t->path, "type '%s' contains itself (%s); use a pointer-free layout without cycles", t->name,
-        chain.data);
-    buf_free(&chain);
-    return false;
+/* Dependency order (nested types first) by an iterative depth-first walk, so
+ * long chains of nested types cost no C stack. A type met again while on
+ * the walk's path closes a cycle; a path longer than LIMIT_TYPE_DEPTH is
+ * refused. */
+enum { UNSEEN, ON_PATH, DONE };
+static const char *chain_text(Type **path, int from, int to, const Type *last) {
+  Buf chain = {0};
+  for (int i = from; i < to; i++) {
+    if (to - from > 8 && i == from + 4) { /* long chains keep their ends */
+      buf_put(&chain, "... -> ");
+      i = to - 3;
+    }
+    buf_printf(&chain, "%s -> ", path[i]->name);
   }
-  state[idx] = ON_STACK;
-  stack[depth] = t;
+  buf_put(&chain, last->name);
+  const char *text = arena_strdup(chain.data);
+  buf_free(&chain);
+  return text;
+}
+
+static bool order_types(Spec *s) {
+  int *state = ARENA_ARRAY(int, s->ntypes);
+  Type **path = ARENA_ARRAY(Type *, LIMIT_TYPE_DEPTH + 1);
+  int *next_field = ARENA_ARRAY(int, LIMIT_TYPE_DEPTH + 1);
+  int next = 0;
   bool ok = true;
-  for (int f = 0; f < t->nfields && ok; f++)
-    if (t->fields[f].ref.type)
-      ok = order_type(s, t->fields[f].ref.type, state, stack, depth + 1, next);
-  state[idx] = DONE;
-  if (ok) {
-    t->order = *next;
-    s->types_ordered[(*next)++] = t;
+  s->types_ordered = ARENA_ARRAY(Type *, s->ntypes);
+  for (int i = 0; i < s->ntypes; i++) {
+    if (state[s->types[i]->index] != UNSEEN)
+      continue;
+    int depth = 0;
+    path[0] = s->types[i];
+    next_field[0] = 0;
+    state[s->types[i]->index] = ON_PATH;
+    while (depth >= 0) {
+      Type *t = path[depth];
+      if (next_field[depth] == t->nfields) { /* every nested type placed: place t */
+        state[t->index] = DONE;
+        t->order = next;
+        s->types_ordered[next++] = t;
+        depth--;
+        continue;
+      }
+      Type *inner = t->fields[next_field[depth]++].ref.type;
+      if (!inner || state[inner->index] == DONE)
+        continue;
+      if (state[inner->index] == ON_PATH) {
+        int start = 0;
+        while (path[start] != inner)
+          start++;
+        ERR(inner->path, "type '%s' contains itself (%s); use a pointer-free layout without cycles", inner->name,
+            chain_text(path, start, depth + 1, inner));
+      } else if (depth + 1 == LIMIT_TYPE_DEPTH) {
+        ERR(path[0]->path, "types nested more than %d deep (%s); gpugen accepts at most %d (docs/spec.md, Limits)",
+            LIMIT_TYPE_DEPTH, chain_text(path, 0, depth + 1, inner), LIMIT_TYPE_DEPTH);
+        return false; /* once: every deeper start would say the same */
+      } else {
+        state[inner->index] = ON_PATH;
+        path[++depth] = inner;
+        next_field[depth] = 0;
+        continue;
+      }
+      /* give up on this walk; its types stay unplaced, the others are still checked */
+      ok = false;
+      for (int k = 0; k <= depth; k++)
+        state[path[k]->index] = DONE;
+      break;
+    }
   }
   return ok;
 }
@@ -184,41 +244,43 @@ static bool order_type(Spec *s, Type *t, int *state, Type **stack, int depth, in
 static bool check_types(Spec *s) {
   bool resolved = true;
   bool duplicates = false;
+  types_by_name = map_new();
+  suggestions_left = 20;
+  for (int i = 0; i < s->ntypes; i++) {
+    Type *t = s->types[i];
+    t->index = i;
+    const Type *first = map_put(types_by_name, t->name, t);
+    if (first) {
+      ERR(t->path, "type '%s' is defined twice (also %s)", t->name, first->path);
+      duplicates = true;
+    }
+  }
+  Map *fields = map_new(); /* "type index.field name", to find repeated fields */
   for (int i = 0; i < s->ntypes; i++) {
     Type *t = s->types[i];
     check_name(t->name, arena_printf("%s.name", t->path), "type name");
-    if (t->name && s->module && strcmp(t->name, s->module) == 0)
+    if (s->module && strcmp(t->name, s->module) == 0)
       ERR(t->path, "type '%s' has the module's name; the module becomes a C++ namespace of that name", t->name);
-    else if (t->name && s->module && strncmp(t->name, s->module, strlen(s->module)) == 0 &&
-             t->name[strlen(s->module)] == '_')
+    else if (s->module && strncmp(t->name, s->module, strlen(s->module)) == 0 && t->name[strlen(s->module)] == '_')
       ERR(t->path, "type '%s' starts with '%s_', the prefix of the module's own C symbols", t->name, s->module);
-    for (int j = 0; j < i; j++)
-      if (t->name && s->types[j]->name && strcmp(t->name, s->types[j]->name) == 0) {
-        ERR(t->path, "type '%s' is defined twice (also %s)", t->name, s->types[j]->path);
-        duplicates = true;
-      }
     if (t->explicit_align && (t->explicit_align & (t->explicit_align - 1)))
       ERR(arena_printf("%s.align", t->path), "%d is not a power of two", t->explicit_align);
     for (int f = 0; f < t->nfields; f++) {
       Field *fd = &t->fields[f];
       check_name(fd->name, arena_printf("%s.name", fd->path), "field name");
-      for (int g = 0; g < f; g++)
-        if (fd->name && t->fields[g].name && strcmp(fd->name, t->fields[g].name) == 0)
-          ERR(fd->path, "field '%s' appears twice in '%s'", fd->name, t->name ? t->name : "?");
+      if (map_put(fields, arena_printf("%d.%s", i, fd->name), fd))
+        ERR(fd->path, "field '%s' appears twice in '%s'", fd->name, t->name);
+      const Type *same = map_get(types_by_name, fd->name);
+      if (same)
+        ERR(arena_printf("%s.name", fd->path), "field name '%s' cannot be used: it is the name of a type (%s), "
+            "which a field would hide inside the struct in C++", fd->name, same->path);
       if (!resolve(s, &fd->ref, arena_printf("%s.type", fd->path)))
         resolved = false;
     }
   }
   if (!resolved || duplicates)
     return false;
-  s->types_ordered = ARENA_ARRAY(Type *, s->ntypes);
-  int *state = ARENA_ARRAY(int, s->ntypes);
-  Type **stack = ARENA_ARRAY(Type *, s->ntypes + 1);
-  int next = 0;
-  bool ok = true;
-  for (int i = 0; i < s->ntypes; i++)
-    ok &= order_type(s, s->types[i], state, stack, 0, &next);
-  return ok;
+  return order_types(s);
 }
 
 /* ---- reductions ---------------------------------------------------------- */
@@ -284,17 +346,16 @@ static void check_scalar_value(const Value *v, ScalarKind k) {
         ERR(v->path, "'%s' is not a number; floating fields accept numbers, \"inf\", \"-inf\" and \"nan\"", v->string);
       return;
     }
-    /* 64-bit integers may be written as decimal strings: JSON numbers are doubles */
-    char *end;
-    const char *p = v->string;
-    if (!*p || !(*p == '-' || (*p >= '0' && *p <= '9'))) {
-      ERR(v->path, "'%s' is not an integer", v->string);
+    /* 64-bit integers may be written as decimal strings (JSON numbers are
+     * doubles): exactly -?(0|[1-9][0-9]*), no hex, exponents or spaces */
+    const char *p = v->string + (v->string[0] == '-');
+    size_t digits = strspn(p, "0123456789");
+    if (digits == 0 || p[digits] || (p[0] == '0' && digits > 1) || digits > 20) {
+      ERR(v->path, "'%s' is not a decimal integer (write it like \"-9223372036854775808\")", v->string);
       return;
     }
-    long double x = strtold(p, &end);
-    if (*end || x != floorl(x))
-      ERR(v->path, "'%s' is not an integer", v->string);
-    else if (x < si->min || x > si->max)
+    long double x = strtold(v->string, NULL);
+    if (x < si->min || x > si->max)
       ERR(v->path, "%s is out of range for %s (%.0Lf..%.0Lf)", v->string, si->spelling, si->min, si->max);
     return;
   }
@@ -321,27 +382,21 @@ static void check_struct_value(const Value *v, const Type *t) {
     ERR(v->path, "expected an object with the fields of '%s'", t->name);
     return;
   }
+  Map *members = map_new(), *fields = map_new(); /* linear however many fields */
+  for (int i = 0; i < v->nitems; i++)
+    map_put(members, v->items[i]->key, v->items[i]);
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
-    const Value *m = NULL;
-    for (int i = 0; i < v->nitems; i++)
-      if (strcmp(v->items[i]->key, fd->name) == 0)
-        m = v->items[i];
+    map_put(fields, fd->name, fd);
+    const Value *m = map_get(members, fd->name);
     if (!m)
       ERR(v->path, "missing field '%s' of '%s'", fd->name, t->name);
     else
       check_identity_value(m, &fd->ref, fd->is_array, fd->count);
   }
-  for (int i = 0; i < v->nitems; i++) {
-    bool known = false;
-    for (int f = 0; f < t->nfields; f++)
-      known |= strcmp(v->items[i]->key, t->fields[f].name) == 0;
-    for (int j = 0; j < i; j++)
-      if (strcmp(v->items[i]->key, v->items[j]->key) == 0)
-        ERR(v->items[i]->path, "key given more than once");
-    if (!known)
+  for (int i = 0; i < v->nitems; i++)
+    if (!map_get(fields, v->items[i]->key))
       ERR(v->items[i]->path, "'%s' has no field '%s'", t->name, v->items[i]->key);
-  }
 }
 
 static void check_identity_value(const Value *v, const TypeRef *r, bool is_array, int count) {
@@ -365,7 +420,6 @@ static void check_identity_value(const Value *v, const TypeRef *r, bool is_array
 }
 
 static void check_reduction(Spec *s, Reduction *r) {
-  check_name(r->name, arena_printf("%s.name", r->path), "reduction name");
   bool in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
   bool acc_ok = true;
   if (r->has_accumulator)
@@ -426,50 +480,125 @@ static void check_reduction(Spec *s, Reduction *r) {
     check_identity_value(r->identity, &r->accumulator, false, 1);
 }
 
-/* Reduction R of module M becomes M_R, M_R_temp_bytes, M_R_host, M_R_warp,
- * M_R_block, M_R_identity, M_R_kernel (and M_R_result for argmin/argmax);
- * the module itself has M_tuning and friends. */
-static const char *const reduction_suffixes[] = {"", "_temp_bytes", "_host", "_warp", "_block", "_identity",
-                                                  "_result", "_kernel"};
-static const char *const module_symbols[] = {"tuning", "tuning_for_arch", "device_tuning"};
+/* ---- names the generated code declares ------------------------------------ */
 
-static bool emits_symbol(const char *reduction, const char *symbol) {
-  size_t n = strlen(reduction);
-  if (strncmp(symbol, reduction, n) != 0)
-    return false;
-  for (size_t k = 0; k < sizeof reduction_suffixes / sizeof reduction_suffixes[0]; k++)
-    if (strcmp(symbol + n, reduction_suffixes[k]) == 0)
-      return true;
-  return false;
+/* Who holds a name in the one table of check_symbols. */
+typedef enum { HELD_TEMPLATE, HELD_MODULE, HELD_TYPE, HELD_REDUCTION } Holder;
+typedef struct {
+  Holder by;
+  const char *path; /* types[i] or reductions[i] */
+  const char *name; /* the type or reduction */
+} Held;
+
+static const char *held_by(const Held *h) {
+  switch (h->by) {
+  case HELD_TEMPLATE: return "gpugen's generated code declares it";
+  case HELD_MODULE: return "the module already defines it";
+  case HELD_TYPE: return arena_printf("it is the type '%s' (%s)", h->name, h->path);
+  case HELD_REDUCTION: return arena_printf("reduction '%s' (%s) emits it too", h->name, h->path);
+  }
+  return "?";
 }
 
-static void check_reductions(Spec *s) {
+static const Held tmpl_held = {HELD_TEMPLATE};
+
+/* Names emit_reduce.c builds in C, beside the templates' patterns: per
+ * reduction, $(R)_op in the module's detail namespace and the
+ * argmin/argmax result type; per module, the tuning constants. */
+static const char *const emitted_patterns[] = {"$(R)_op", "$(M)_$(R)_result"};
+static const char *const emitted_names[] = {"tuned_block", "tuned_items", "tuned_min_blocks"};
+
+static const char *instantiate(const char *pattern, const char *module, const char *reduction) {
+  Buf b = {0};
+  for (const char *p = pattern; *p;) {
+    if (strncmp(p, "$(M)", 4) == 0) {
+      buf_put(&b, module);
+      p += 4;
+    } else if (strncmp(p, "$(R)", 4) == 0) {
+      buf_put(&b, reduction);
+      p += 4;
+    } else {
+      buf_putn(&b, p++, 1);
+    }
+  }
+  const char *out = arena_strdup(b.data);
+  buf_free(&b);
+  return out;
+}
+
+/* Every name the module puts into C, C++ or CUDA is looked up among the
+ * names the included headers and gpugen's templates already hold
+ * (ident_reserved), and goes into one table, so a clash of any two is found
+ * by one lookup (linear in the spec). */
+static void check_symbols(Spec *s) {
+  Map *table = map_new();
+  static const Held module = {HELD_MODULE};
+  for (size_t i = 0; i < sizeof emitted_names / sizeof emitted_names[0]; i++)
+    map_put(table, emitted_names[i], &tmpl_held);
+
+  const Held *h;
+  const char *why = ident_problem(s->module) ? NULL : ident_reserved(s->module, false);
+  if (why)
+    ERR("module", "module name '%s' cannot be used: %s", s->module, why);
+  for (int k = 0; k < reserved_template_patterns_count; k++) {
+    const char *p = reserved_template_patterns[k];
+    if (strstr(p, "$(R)") || strcmp(p, "$(M)") == 0)
+      continue;
+    const char *sym = instantiate(p, s->module, "");
+    if ((why = ident_reserved(sym, false)) || ((h = map_put(table, sym, &module)) && (why = held_by(h))))
+      ERR("module", "module name '%s' cannot be used: it would emit %s, but %s", s->module, sym, why);
+  }
+  /* fields live inside their struct: only macros can break them */
+  for (int i = 0; i < s->ntypes; i++)
+    for (int f = 0; f < s->types[i]->nfields; f++) {
+      const Field *fd = &s->types[i]->fields[f];
+      if (!ident_problem(fd->name) && (why = ident_reserved(fd->name, true)))
+        ERR(arena_printf("%s.name", fd->path), "field name '%s' cannot be used: %s", fd->name, why);
+    }
+  for (int i = 0; i < s->ntypes; i++) {
+    Type *t = s->types[i];
+    if (ident_problem(t->name))
+      continue;
+    Held *mine = ARENA_NEW(Held);
+    *mine = (Held){HELD_TYPE, t->path, t->name};
+    /* a repeated type and the module's prefix are reported by check_types */
+    why = ident_reserved(t->name, false);
+    if (!why && (h = map_put(table, t->name, mine)) && h->by != HELD_MODULE && h->by != HELD_TYPE)
+      why = held_by(h);
+    if (why)
+      ERR(arena_printf("%s.name", t->path), "type name '%s' cannot be used: %s", t->name, why);
+  }
+  Map *reductions = map_new();
   for (int i = 0; i < s->nreductions; i++) {
     Reduction *r = &s->reductions[i];
-    if (r->malformed)
+    if (ident_problem(r->name))
       continue;
-    check_reduction(s, r);
-    if (!r->name)
+    const Reduction *first = map_put(reductions, r->name, r);
+    if (first) {
+      ERR(r->path, "reduction '%s' is defined twice (also %s)", r->name, first->path);
       continue;
-    for (size_t k = 0; k < sizeof module_symbols / sizeof module_symbols[0]; k++)
-      for (size_t x = 0; x < sizeof reduction_suffixes / sizeof reduction_suffixes[0]; x++)
-        if (strcmp(arena_printf("%s%s", r->name, reduction_suffixes[x]), module_symbols[k]) == 0)
-          ERR(arena_printf("%s.name", r->path), "reduction '%s' would emit %s_%s, which the module already defines",
-              r->name, s->module ? s->module : "M", module_symbols[k]);
-    for (int j = 0; j < i; j++) {
-      const char *other = s->reductions[j].name;
-      if (!other)
+    }
+    Held *mine = ARENA_NEW(Held);
+    *mine = (Held){HELD_REDUCTION, r->path, r->name};
+    bool reported = false;
+    for (int k = 0; k < reserved_template_patterns_count + 2 && !reported; k++) {
+      const char *p = k < reserved_template_patterns_count ? reserved_template_patterns[k]
+                                                           : emitted_patterns[k - reserved_template_patterns_count];
+      if (!strstr(p, "$(R)"))
         continue;
-      if (strcmp(r->name, other) == 0)
-        ERR(r->path, "reduction '%s' is defined twice (also %s)", r->name, s->reductions[j].path);
+      const char *sym = instantiate(p, s->module, r->name);
+      if ((why = ident_reserved(sym, false))) {
+        ERR(arena_printf("%s.name", r->path), "reduction '%s' would emit %s, but %s", r->name, sym, why);
+        break;
+      }
+      if (!(h = map_put(table, sym, mine)))
+        continue;
+      reported = true;
+      if (h->by == HELD_REDUCTION)
+        ERR(arena_printf("%s.name", r->path), "reductions '%s' and '%s' (%s) would emit the same C symbol %s",
+            r->name, h->name, h->path, sym);
       else
-        for (size_t x = 0; x < sizeof reduction_suffixes / sizeof reduction_suffixes[0]; x++)
-          if (emits_symbol(r->name, arena_printf("%s%s", other, reduction_suffixes[x])) ||
-              emits_symbol(other, arena_printf("%s%s", r->name, reduction_suffixes[x]))) {
-            ERR(arena_printf("%s.name", r->path), "reductions '%s' and '%s' (%s) would emit the same C symbol",
-                r->name, other, s->reductions[j].path);
-            break;
-          }
+        ERR(arena_printf("%s.name", r->path), "reduction '%s' would emit %s, but %s", r->name, sym, held_by(h));
     }
   }
 }
@@ -502,7 +631,7 @@ static void add_result_types(Spec *s) {
     t->fields[0] = (Field){.name = "value", .path = r->path, .ref = r->input, .count = 1};
     t->fields[1] = (Field){.name = "index", .path = r->path, .ref = {.spelling = "long long", .is_scalar = true,
                                                                       .scalar = SC_LLONG}, .count = 1};
-    t->order = s->ntypes;
+    t->order = t->index = s->ntypes;
     types[s->ntypes] = ordered[s->ntypes] = t;
     s->ntypes++;
     r->accumulator = (TypeRef){.spelling = t->name, .type = t};
@@ -514,15 +643,19 @@ static void add_result_types(Spec *s) {
 void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
   cur = s;
   check_name(s->module, "module", "module name");
-  if (s->module && strlen(s->module) > 64)
-    ERR("module", "keep module names to 64 characters (they prefix every file and symbol)");
+  if (strlen(s->module) > LIMIT_MODULE_NAME)
+    ERR("module", "keep module names to %d characters (they prefix every file and symbol)", LIMIT_MODULE_NAME);
   check_paths(s->headers, s->nheaders, "headers", false);
   check_paths(s->include_dirs, s->ninclude_dirs, "include_dirs", true);
   check_targets(s, nvcc_archs, n_nvcc);
   check_tuning(s);
+  for (int i = 0; i < s->nreductions; i++)
+    check_name(s->reductions[i].name, arena_printf("%s.name", s->reductions[i].path), "reduction name");
   bool types_ok = check_types(s);
   if (types_ok)
-    check_reductions(s);
+    for (int i = 0; i < s->nreductions; i++)
+      check_reduction(s, &s->reductions[i]);
+  check_symbols(s);
   if (types_ok && diag_count() == 0 && s->module)
     add_result_types(s);
 }

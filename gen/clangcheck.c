@@ -24,16 +24,6 @@ static char *take(CXString s) {
   return copy;
 }
 
-const char *display_path(const char *path) {
-  char cwd[4096];
-  if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
-    size_t n = strlen(cwd);
-    if (strncmp(path, cwd, n) == 0 && path[n] == '/')
-      return path + n + 1;
-  }
-  return path;
-}
-
 static const char *cursor_place(CXCursor c) {
   CXFile file;
   unsigned line, col;
@@ -55,7 +45,7 @@ typedef struct {
  * execution-space keywords are defined here as the attributes they stand for. */
 static bool parse_headers(const char *const *headers, int nheaders, const ClangOptions *opts, bool device,
                           Parsed *out) {
-  const char *args[64];
+  const char **args = ARENA_ARRAY(const char *, 32 + opts->ninclude_dirs); /* every include directory fits */
   int n = 0;
   args[n++] = "-x";
   args[n++] = "cuda";
@@ -81,9 +71,9 @@ static bool parse_headers(const char *const *headers, int nheaders, const ClangO
     args[n++] = "-resource-dir";
     args[n++] = resource;
   }
-  for (int i = 0; i < opts->ninclude_dirs && n < 60; i++)
+  for (int i = 0; i < opts->ninclude_dirs; i++)
     args[n++] = arena_printf("-I%s", opts->include_dirs[i]);
-  if (opts->cuda_include_dir && n < 62)
+  if (opts->cuda_include_dir)
     args[n++] = arena_printf("-isystem%s", opts->cuda_include_dir);
 
   Buf main_file = {0};
@@ -139,11 +129,16 @@ typedef struct {
   CXCursor cursor;
   enum CXCursorKind kind; /* StructDecl (definition), UnionDecl, TypedefDecl, FunctionDecl, or forward struct */
   bool forward;
+  int next_same_name; /* index of the next declaration of this name, or -1 */
 } Decl;
 
+/* The headers' declarations, with indexes so each lookup costs the same
+ * however many there are. */
 typedef struct {
   Decl *items;
   int n, cap;
+  Map *by_kind;  /* "kind/forward/name" -> the first such Decl */
+  Map *by_name;  /* name -> the first Decl of that name (then next_same_name) */
 } Decls;
 
 static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data) {
@@ -174,17 +169,35 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   return CXChildVisit_Continue;
 }
 
+static const char *kind_key(const char *name, enum CXCursorKind kind, bool forward) {
+  return arena_printf("%d/%d/%s", (int)kind, (int)forward, name);
+}
+
 static Decls collect_decls(CXTranslationUnit tu) {
   Decls d = {0};
   clang_visitChildren(clang_getTranslationUnitCursor(tu), collect, &d);
+  d.by_kind = map_new();
+  d.by_name = map_new();
+  Map *last = map_new(); /* name -> slot holding the latest Decl of that name */
+  for (int i = 0; i < d.n; i++) {
+    Decl *x = &d.items[i];
+    x->next_same_name = -1;
+    map_put(d.by_kind, kind_key(x->name, x->kind, x->forward), x); /* the first one stays */
+    Decl **slot = (Decl **)map_get(last, x->name);
+    if (slot) {
+      (*slot)->next_same_name = i;
+    } else {
+      slot = ARENA_NEW(Decl *);
+      map_put(last, x->name, slot);
+      map_put(d.by_name, x->name, x);
+    }
+    *slot = x;
+  }
   return d;
 }
 
 static const Decl *find_decl(const Decls *d, const char *name, enum CXCursorKind kind, bool forward) {
-  for (int i = 0; i < d->n; i++)
-    if (d->items[i].kind == kind && d->items[i].forward == forward && strcmp(d->items[i].name, name) == 0)
-      return &d->items[i];
-  return NULL;
+  return map_get(d->by_kind, kind_key(name, kind, forward));
 }
 
 static const char *suggest_decl(const Decls *d, const char *name, enum CXCursorKind kind) {
@@ -296,11 +309,9 @@ static bool same_type(const Catalog *cat, CXType t, const TypeRef *r) {
     return scalar_of(t, &k) && scalar_info[k].canonical == scalar_info[r->scalar].canonical;
   if (t.kind != CXType_Record)
     return false;
-  for (int i = 0; i < cur->ntypes; i++)
-    if (cur->types[i] == r->type && cat->found[i].found)
-      return clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
-                                clang_getCanonicalCursor(cat->found[i].decl));
-  return false;
+  const Found *f = &cat->found[r->type->index];
+  return f->found && clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
+                                        clang_getCanonicalCursor(f->decl));
 }
 
 static const char *spec_spelling(const Field *f) {
@@ -308,15 +319,23 @@ static const char *spec_spelling(const Field *f) {
   return f->is_array ? arena_printf("%s[%d]", s, f->count) : s;
 }
 
+/* Every field of a struct, however many: none may be dropped, or a header
+ * field the spec does not list would pass the comparison. */
 typedef struct {
-  CXCursor cursors[1024];
-  int n;
+  CXCursor *cursors;
+  int n, cap;
 } FieldList;
 
 static enum CXVisitorResult collect_field(CXCursor c, CXClientData data) {
   FieldList *l = data;
-  if (l->n < 1024)
-    l->cursors[l->n++] = c;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 32;
+    CXCursor *grown = ARENA_ARRAY(CXCursor, l->cap);
+    if (l->n)
+      memcpy(grown, l->cursors, sizeof(CXCursor) * (size_t)l->n);
+    l->cursors = grown;
+  }
+  l->cursors[l->n++] = c;
   return CXVisit_Continue;
 }
 
@@ -479,9 +498,8 @@ static bool check_function(const Catalog *cat, const Decls *d, const Reduction *
                                   type_cuda_spelling(&r->accumulator), type_cuda_spelling(second));
   const Decl *match = NULL, *first = NULL;
   bool is_template = false;
-  for (int i = 0; i < d->n; i++) {
-    if (strcmp(d->items[i].name, name) != 0)
-      continue;
+  const Decl *head = map_get(d->by_name, name);
+  for (int i = head ? (int)(head - d->items) : -1; i >= 0; i = d->items[i].next_same_name) {
     if (d->items[i].kind == CXCursor_FunctionTemplate)
       is_template = true;
     if (d->items[i].kind != CXCursor_FunctionDecl)
@@ -694,7 +712,7 @@ static bool init_add(const Decls *d, InitType *list, int *n, int max, const char
     }
   }
   if (*n == max) {
-    diag_error(NULL, "too many types");
+    diag_error(NULL, "gpugen init describes at most %d structs at once (with the ones they nest)", max);
     return false;
   }
   list[(*n)++] = (InitType){name, type, decl};

@@ -12,13 +12,27 @@ void diag_set_stream(FILE *f) { diag_stream = f; }
 int diag_count(void) { return error_count; }
 void diag_reset(void) { error_count = 0; }
 
+/* A message quotes what the user wrote, which may be huge: each is cut at
+ * DIAG_MAX_LINE bytes, so the report stays readable and bounded. */
+#define DIAG_MAX_LINE 1000
+
 static void report(const char *place, const char *kind, const char *fmt, va_list ap) {
   FILE *f = diag_stream ? diag_stream : stderr;
+  char line[DIAG_MAX_LINE + 1];
+  int n = vsnprintf(line, sizeof line, fmt, ap);
   if (place)
-    fprintf(f, "%s: ", place);
+    fprintf(f, "%.*s: ", DIAG_MAX_LINE, place);
   fprintf(f, "%s: ", kind);
-  vfprintf(f, fmt, ap);
-  fputc('\n', f);
+  /* one message, one line: control characters the user wrote are escaped */
+  for (const char *p = line; *p; p++) {
+    if (*p == '\n')
+      fputs("\\n", f);
+    else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+      fprintf(f, "\\x%02x", (unsigned char)*p);
+    else
+      fputc(*p, f);
+  }
+  fprintf(f, "%s\n", n > DIAG_MAX_LINE ? " [...]" : "");
 }
 
 void diag_error(const char *place, const char *fmt, ...) {

@@ -109,17 +109,22 @@ static int run_explain(const Spec *spec, const ExplainOptions *opts) {
 int gpugen_generate(const GenOptions *o) {
   diag_set_quiet(o->quiet);
   size_t len = o->spec_len;
-  const char *text = o->spec_text;
+  /* spec_parse reads one byte past the text: the NUL that read_file adds */
+  const char *text = o->spec_text ? arena_strndup(o->spec_text, len) : NULL;
   if (!text) {
-    char *read = read_file(o->spec_path, &len);
+    const char *why;
+    char *read = read_file(o->spec_path, LIMIT_SPEC_BYTES, &len, &why);
     if (!read) {
-      fprintf(stderr, "%s: error: cannot read the spec: %s\n", o->spec_path, strerror(errno));
+      diag_error(o->spec_path, "cannot read the spec: %s", why);
       return 1;
     }
     text = read;
   }
+  /* Each stage runs only on what the stages before it accepted: a shape
+   * error (a missing name, a number where a string belongs) stops before
+   * check.c, whose checks may then rely on every field being there. */
   Spec *spec = spec_parse(o->spec_path, text, len);
-  if (!spec) /* a JSON syntax error; shape errors still go through the checks */
+  if (!spec || diag_count())
     return 1;
   spec->dir = dir_name(absolute_path(o->spec_path));
 

@@ -15,6 +15,21 @@
 
 #define GPUGEN_VERSION "0.1.0"
 
+/* Limits, documented in docs/spec.md ("Limits"); each is checked in one
+ * place with a message that names it. */
+#define LIMIT_SPEC_BYTES (16 << 20)     /* the spec file */
+#define LIMIT_JSON_DEPTH 64             /* nesting of JSON arrays and objects */
+#define LIMIT_TYPES 10000               /* entries of "types" */
+#define LIMIT_FIELDS 10000              /* fields of one type */
+#define LIMIT_REDUCTIONS 10000          /* entries of "reductions" */
+#define LIMIT_LIST 256                  /* entries of "headers", "include_dirs", "targets" */
+#define LIMIT_COUNT 65536               /* a field's "count" */
+#define LIMIT_TYPE_BYTES 65536          /* sizeof one type */
+#define LIMIT_ALL_TYPE_BYTES (1 << 20)  /* the sizes of all types together: bounds the output */
+#define LIMIT_TYPE_DEPTH 32             /* types inside types */
+#define LIMIT_NAME 128                  /* characters of a name */
+#define LIMIT_MODULE_NAME 64            /* characters of the module name */
+
 /* util.c: arena memory (freed once at exit) and a growable text buffer */
 void *arena_alloc(size_t n);            /* zeroed */
 char *arena_strdup(const char *s);
@@ -32,12 +47,28 @@ void buf_put(Buf *b, const char *s);
 void buf_putn(Buf *b, const char *s, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
-char *read_file(const char *path, size_t *len); /* arena; NULL + errno on failure */
+char *read_file(const char *path, size_t max, size_t *len, const char **why); /* arena; NULL + *why on failure */
 char *absolute_path(const char *path); /* lexically normalized */
 char *dir_name(const char *path);
+const char *display_path(const char *path); /* relative to the working directory when inside it */
 int edit_distance(const char *a, const char *b);
 /* closest of candidates within a small distance, or NULL */
 const char *suggest(const char *word, const char *const *candidates, int n);
+
+/* A string -> pointer map (util.c), for lookups by name in linear time. */
+typedef struct Map Map;
+Map *map_new(void);
+const void *map_get(const Map *m, const char *key);
+/* Adds key -> value (value non-NULL) and returns NULL, or returns the value
+ * already there and changes nothing. Keys are not copied. */
+const void *map_put(Map *m, const char *key, const void *value);
+
+/* build/reserved.c, made at build time by tools/reserved.c from the headers
+ * the generated code includes and from templates/ */
+extern const char *const reserved_macros[], *const reserved_header_names[], *const reserved_template_names[],
+    *const reserved_template_patterns[];
+extern const int reserved_macros_count, reserved_header_names_count, reserved_template_names_count,
+    reserved_template_patterns_count;
 
 /* diag.c: user errors are collected with their place; bugs abort */
 void diag_error(const char *place, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -54,6 +85,9 @@ _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
 bool scalar_lookup(const char *spelling, ScalarKind *out);
 /* ident.c: what may become a C/C++/CUDA identifier in generated code */
 const char *ident_problem(const char *name); /* NULL when fine, else why not */
+/* Why the included headers or gpugen's templates already hold name (only
+ * macros when macros_only), or NULL; from build/reserved.c */
+const char *ident_reserved(const char *name, bool macros_only);
 
 /* targets.c: CUDA architectures */
 bool target_parse(const char *name, int *arch, char *suffix);
@@ -62,6 +96,10 @@ const char *target_known_list(void);
  * returns -1 with a message in *why when nvcc cannot be asked */
 int nvcc_supported_archs(int *archs, int max, const char **why);
 const char *cuda_include_dir(void); /* beside that nvcc, or NULL */
+
+/* json_strict.c: RFC 8259 on the raw bytes (cJSON is lenient); false after
+ * reporting the first problem */
+bool json_check_strict(const char *file, const char *text, size_t len);
 
 /* spec.c */
 Spec *spec_parse(const char *path, const char *text, size_t len);
@@ -80,7 +118,6 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts);
  * returns false (with errors reported) when a type cannot be described */
 bool clang_spec_skeleton(const char *header, const char *header_in_spec, const char *const *dirs_in_spec,
                          const char *const *types, int ntypes, const ClangOptions *opts, Buf *out);
-const char *display_path(const char *path); /* relative to the working directory when inside it */
 
 /* layout.c */
 void layout_spec(Spec *spec);

@@ -1,6 +1,7 @@
 /* What may become an identifier in generated code. Every spec name ends up
  * in C, C++ and CUDA at once, so it must be safe in all three. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gpugen.h"
 
@@ -20,21 +21,17 @@ static const char *const keywords[] = {
   "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
   "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t",
   "xor", "xor_eq", "final", "override", "import", "module",
-  /* CUDA built-in variables, and names the generated code relies on */
-  "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "std", "main",
-  "size_t", "ptrdiff_t", "cudaError_t", "cudaStream_t", "dim3", "memcpy",
-  "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
-  "intptr_t", "uintptr_t", "max_align_t", "NULL", "offsetof",
-  /* what <module>.cuh declares inside the module's namespace */
-  "SharedMem", "ldg", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
-  "bits_equal",
+  /* the program's entry point */
+  "main",
+  /* Names the included headers and gpugen's templates declare are not kept
+   * here: check.c takes them from build/reserved.c, made at build time. */
 };
 
 const char *ident_problem(const char *name) {
   if (!name[0])
     return "it is empty";
-  if (strlen(name) > 128)
-    return "it is longer than 128 characters";
+  if (strlen(name) > LIMIT_NAME)
+    return arena_printf("it is longer than %d characters", LIMIT_NAME);
   if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
     return "it is not a C identifier (it must start with a letter or '_')";
   for (const char *p = name; *p; p++)
@@ -50,6 +47,24 @@ const char *ident_problem(const char *name) {
     return "the prefix 'gpugen_' is reserved for gpugen's own names";
   for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
     if (strcmp(name, keywords[i]) == 0)
-      return "it is a C, C++ or CUDA keyword or a name the generated code uses";
+      return "it is a C, C++ or CUDA keyword";
+  return NULL;
+}
+
+static int compare_name(const void *key, const void *item) { return strcmp(key, *(const char *const *)item); }
+
+static bool in_table(const char *name, const char *const *table, int n) {
+  return bsearch(name, table, (size_t)n, sizeof *table, compare_name) != NULL;
+}
+
+const char *ident_reserved(const char *name, bool macros_only) {
+  if (in_table(name, reserved_macros, reserved_macros_count))
+    return "the headers the generated code includes define it as a macro";
+  if (macros_only)
+    return NULL;
+  if (in_table(name, reserved_header_names, reserved_header_names_count))
+    return "the headers the generated code includes (CUDA's and the C library's) declare it";
+  if (in_table(name, reserved_template_names, reserved_template_names_count))
+    return "gpugen's generated code declares it";
   return NULL;
 }

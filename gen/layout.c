@@ -4,10 +4,6 @@
 #include <string.h>
 #include "gpugen.h"
 
-/* Largest type gpugen lays out; far beyond what a shuffle or a register file
- * can carry, but it keeps every offset in an int. */
-#define MAX_TYPE_BYTES (1 << 24)
-
 static const char *spec_path; /* for messages */
 
 static int round_up(int x, int a) { return (x + a - 1) / a * a; }
@@ -67,9 +63,9 @@ void layout_type(Type *t) {
       bug("field %s laid out before its type", fd->name);
     fd->offset = round_up(offset, ea);
     end = (long long)fd->offset + (long long)es * fd->count;
-    if (end > MAX_TYPE_BYTES) {
-      diag_error(spec_path, "%s: type '%s' is larger than %d bytes, which gpugen does not support", t->path, t->name,
-                 MAX_TYPE_BYTES);
+    if (end > LIMIT_TYPE_BYTES) {
+      diag_error(spec_path, "%s: type '%s' is larger than %d bytes; gpugen accepts at most %d (docs/spec.md, Limits)",
+                 t->path, t->name, LIMIT_TYPE_BYTES, LIMIT_TYPE_BYTES);
       t->size = t->align = 1;
       return;
     }
@@ -118,8 +114,18 @@ static void plan_read(Reduction *r) {
 
 void layout_spec(Spec *spec) {
   spec_path = spec->path;
-  for (int i = 0; i < spec->ntypes; i++)
-    layout_type(spec->types_ordered[i]);
+  long long total = 0;
+  for (int i = 0; i < spec->ntypes; i++) {
+    Type *t = spec->types_ordered[i];
+    layout_type(t);
+    /* the generated code grows with the bytes of every type: bound it */
+    total += t->size;
+    if (total > LIMIT_ALL_TYPE_BYTES) {
+      diag_error(spec_path, "%s: the types up to '%s' take more than %d bytes together; gpugen accepts at most %d "
+                 "(docs/spec.md, Limits)", t->path, t->name, LIMIT_ALL_TYPE_BYTES, LIMIT_ALL_TYPE_BYTES);
+      return;
+    }
+  }
   for (int i = 0; i < spec->nreductions; i++)
     plan_read(&spec->reductions[i]);
 }

@@ -86,6 +86,7 @@ struct Type {
   int padding_bytes;
   WordPlan shuffle;
   WordPlan load;
+  int index;           /* position in "types" (check.c) */
   int order;           /* position in dependency order (nested types first) */
 };
 

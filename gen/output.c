@@ -108,20 +108,46 @@ static bool same_content(const char *path, const Buf *text) {
   return same;
 }
 
-/* mkdir -p, remembering what it made so a failure can undo it. */
-static int make_dirs(const char *dir, char **made, int *nmade, int max) {
+static const char *file_kind(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISLNK(m)) return "a symbolic link";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+  return "not a regular file";
+}
+
+/* mkdir -p, remembering what it made so a failure can undo it; *why says
+ * what is in the way. */
+static int make_dirs(const char *dir, char **made, int *nmade, int max, const char **why, const char **where) {
+  *where = dir;
   struct stat st;
-  if (stat(dir, &st) == 0)
-    return S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
-  if (errno != ENOENT)
+  if (stat(dir, &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return 0;
+    *why = arena_printf("it is %s, not a directory", S_ISREG(st.st_mode) ? "a regular file" : file_kind(st.st_mode));
     return -1;
+  }
+  if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+    *why = "it is a symbolic link to something that does not exist";
+    return -1;
+  }
+  if (errno != ENOENT && errno != ENOTDIR) { /* ENOTDIR: a parent is in the way, and says so below */
+    *why = strerror(errno);
+    return -1;
+  }
   char *parent = dir_name(dir);
-  if (strcmp(parent, dir) != 0 && make_dirs(parent, made, nmade, max) != 0)
+  if (strcmp(parent, dir) != 0 && make_dirs(parent, made, nmade, max, why, where) != 0)
     return -1;
-  if (*nmade == max)
-    return errno = ENAMETOOLONG, -1;
-  if (mkdir(dir, 0777) != 0)
+  *where = dir;
+  if (*nmade == max) {
+    *why = "too many directories to create";
     return -1;
+  }
+  if (mkdir(dir, 0777) != 0) {
+    *why = strerror(errno);
+    return -1;
+  }
   made[(*nmade)++] = arena_strdup(dir);
   return 0;
 }
@@ -190,15 +216,6 @@ static void remove_leftovers(const OutputSet *set, const char *dir) {
   closedir(d);
 }
 
-static const char *file_kind(mode_t m) {
-  if (S_ISDIR(m)) return "a directory";
-  if (S_ISLNK(m)) return "a symbolic link";
-  if (S_ISFIFO(m)) return "a FIFO";
-  if (S_ISSOCK(m)) return "a socket";
-  if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
-  return "not a regular file";
-}
-
 /* Everything that can be known before writing: each final path is absent or a
  * regular file, and none is an input. Reports every problem. */
 static bool preflight(const OutputSet *set, FileState *st) {
@@ -208,13 +225,13 @@ static bool preflight(const OutputSet *set, FileState *st) {
     struct stat s;
     if (lstat(f->path, &s) != 0) {
       if (errno != ENOENT && errno != ENOTDIR) {
-        fprintf(stderr, "gpugen: error: cannot look at '%s': %s\n", f->path, strerror(errno));
+        diag_error(display_path(f->path), "cannot look at it: %s", strerror(errno));
         ok = false;
       }
       continue;
     }
     if (!S_ISREG(s.st_mode)) {
-      fprintf(stderr, "gpugen: error: '%s' is %s; gpugen replaces only regular files\n", f->path, file_kind(s.st_mode));
+      diag_error(display_path(f->path), "it is %s; gpugen replaces only regular files", file_kind(s.st_mode));
       ok = false;
       continue;
     }
@@ -222,8 +239,8 @@ static bool preflight(const OutputSet *set, FileState *st) {
     for (int k = 0; k < set->ninputs; k++) {
       struct stat in;
       if (stat(set->inputs[k], &in) == 0 && in.st_dev == s.st_dev && in.st_ino == s.st_ino) {
-        fprintf(stderr, "gpugen: error: '%s' is the input '%s'; gpugen would overwrite it with its %s (choose "
-                        "another -o)\n", f->path, set->inputs[k], f->name);
+        diag_error(display_path(f->path), "it is the input '%s'; gpugen would overwrite it with its %s (choose "
+                   "another -o)", display_path(set->inputs[k]), f->name);
         ok = false;
       }
     }
@@ -274,11 +291,12 @@ int output_write(OutputSet *set, bool verbose) {
   int saved_errno = 0;
   int renames = 0;
 
-  for (int i = 0; i < set->nfiles && !failed_path; i++)
-    if (make_dirs(dir_name(set->files[i].path), made, &nmade, 64) != 0) {
-      failed_path = dir_name(set->files[i].path);
-      saved_errno = errno;
-    }
+  const char *why = NULL, *where = NULL;
+  for (int i = 0; i < set->nfiles && !why; i++)
+    if (make_dirs(dir_name(set->files[i].path), made, &nmade, 64, &why, &where) != 0)
+      diag_error(display_path(where), "cannot use it as the output directory: %s", why);
+  if (why)
+    goto undo_dirs;
   if (!failed_path && lock_dirs(set, &locks) != 0) {
     failed_path = set->out_dir;
     saved_errno = errno;
@@ -336,12 +354,12 @@ int output_write(OutputSet *set, bool verbose) {
   return 0;
 
 fail:
-  fprintf(stderr, "gpugen: error: cannot write '%s': %s; the output directory was left unchanged\n", failed_path,
-          strerror(saved_errno));
+  diag_error(display_path(failed_path), "cannot write it: %s; the output directory was left unchanged",
+             strerror(saved_errno));
   for (int i = set->nfiles - 1; i >= 0; i--) {
     if (st[i].landed) { /* undo: the old file back, or no file where there was none */
       if (st[i].backup ? rename(st[i].backup, set->files[i].path) : unlink(set->files[i].path))
-        fprintf(stderr, "gpugen: error: cannot restore '%s': %s\n", set->files[i].path, strerror(errno));
+        diag_error(display_path(set->files[i].path), "cannot restore it: %s", strerror(errno));
       st[i].backup = NULL;
     }
     if (st[i].temp)

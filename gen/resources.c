@@ -70,15 +70,15 @@ static int number_before(const char *line, const char *label) {
   return atoi(p);
 }
 
-/* Counts the instructions of one .entry in a PTX file. */
-static void count_ptx(const char *ptx_path, KernelResources *k) {
+/* Counts the instructions of one .entry in a PTX file; false when the PTX
+ * or the entry is not there. */
+static bool count_ptx(const char *ptx_path, KernelResources *k) {
   size_t len;
-  char *text = read_file(ptx_path, &len);
-  if (!text)
-    return;
-  const char *entry = strstr(text, arena_printf(".entry %s(", k->entry));
+  const char *why;
+  char *text = read_file(ptx_path, (size_t)1 << 30, &len, &why);
+  const char *entry = text ? strstr(text, arena_printf(".entry %s(", k->entry)) : NULL;
   if (!entry)
-    return;
+    return false;
   const char *end = strstr(entry + 1, ".entry ");
   for (const char *line = entry; line && (!end || line < end); line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
     const char *p = line;
@@ -91,6 +91,7 @@ static void count_ptx(const char *ptx_path, KernelResources *k) {
     else if (strncmp(p, "ld.global", 9) == 0)
       k->global_loads++;
   }
+  return true;
 }
 
 static void remove_tree(const char *dir) {
@@ -168,7 +169,11 @@ bool measure_resources(const Spec *spec, const char *module_dir, const char *con
     diag_error(spec->path, "explain --resources: ptxas -v reported no reduction kernel");
   for (int i = 0; ok && i < out->n; i++) {
     const char *arch = out->kernels[i].target + 3; /* "sm_90a" -> "90a" */
-    count_ptx(arena_printf("%s/%s.compute_%s.ptx", keep, spec->module, arch), &out->kernels[i]);
+    const char *ptx = arena_printf("%s/%s.compute_%s.ptx", keep, spec->module, arch);
+    if (!count_ptx(ptx, &out->kernels[i])) {
+      diag_error(spec->path, "explain --resources: nvcc left no PTX for %s in %s", out->kernels[i].kernel, ptx);
+      ok = false;
+    }
   }
   buf_free(&log);
   remove_tree(keep);

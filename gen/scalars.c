@@ -5,7 +5,7 @@
 #include "gpugen.h"
 
 #define SINT(bits) (-(long double)(1ULL << ((bits) - 1))), ((long double)((1ULL << ((bits) - 1)) - 1))
-#define UINT(bits) 0.0L, ((bits) == 64 ? (long double)UINT64_MAX : (long double)((1ULL << (bits)) - 1))
+#define UINT(bits) 0.0L, ((long double)(UINT64_MAX >> (64 - (bits))))
 
 const ScalarInfo scalar_info[SC_COUNT] = {
   [SC_BOOL]   = {"bool", "bool", "bool", 1, 1, NUM_BOOL, SC_BOOL, 0.0L, 1.0L},

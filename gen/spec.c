@@ -26,15 +26,10 @@ static const char *member_path(const char *path, const char *key) {
 
 static const char *index_path(const char *path, int i) { return arena_printf("%s[%d]", path, i); }
 
-/* Unknown and repeated keys are errors: a typo must not be ignored. */
+/* Unknown keys are errors: a typo must not be ignored. (Repeated keys were
+ * refused by json_check_strict.) */
 static void check_keys(const cJSON *obj, const char *path, const char *const *allowed, int n) {
   for (const cJSON *a = obj->child; a; a = a->next) {
-    for (const cJSON *b = obj->child; b != a; b = b->next) {
-      if (strcmp(a->string, b->string) == 0) {
-        ERR(member_path(path, a->string), "key given more than once");
-        break;
-      }
-    }
     bool known = false;
     for (int i = 0; i < n; i++)
       known |= strcmp(a->string, allowed[i]) == 0;
@@ -46,6 +41,16 @@ static void check_keys(const cJSON *obj, const char *path, const char *const *al
         ERR(member_path(path, a->string), "unknown key '%s'", a->string);
     }
   }
+}
+
+/* Arrays longer than a documented limit are refused before anything is
+ * allocated for their elements. */
+static bool within_limit(const cJSON *array, const char *path, int limit, const char *what) {
+  int n = cJSON_GetArraySize(array);
+  if (n <= limit)
+    return true;
+  ERR(path, "%d %s; gpugen accepts at most %d (docs/spec.md, Limits)", n, what, limit);
+  return false;
 }
 
 static const cJSON *member(const cJSON *obj, const char *key) {
@@ -81,28 +86,28 @@ static bool get_int(const cJSON *obj, const char *key, const char *path, long lo
     return false;
   double d = j->valuedouble;
   if (d != floor(d) || d < (double)lo || d > (double)hi) {
-    ERR(p, "%g is not an integer in %ld..%ld", d, lo, hi);
+    ERR(p, d == floor(d) ? "%.0f is not an integer in %ld..%ld" : "%g is not an integer in %ld..%ld", d, lo, hi);
     return false;
   }
   *out = (long)d;
   return true;
 }
 
+/* Element i of the result is element i of the JSON array, or NULL where
+ * that was not a string, so later messages name the right index. */
 static const char **get_string_array(const cJSON *obj, const char *key, const char *path, int *count) {
   const cJSON *j = member(obj, key);
   *count = 0;
   if (!j)
     return NULL;
   const char *p = member_path(path, key);
-  if (!expect(j, cJSON_IsArray(j), p, "an array of strings"))
+  if (!expect(j, cJSON_IsArray(j), p, "an array of strings") || !within_limit(j, p, LIMIT_LIST, "entries"))
     return NULL;
   int n = cJSON_GetArraySize(j);
   const char **out = ARENA_ARRAY(const char *, n);
-  int i = 0;
-  for (const cJSON *e = j->child; e; e = e->next, i++) {
-    if (expect(e, cJSON_IsString(e), index_path(p, i), "a string"))
-      out[(*count)++] = arena_strdup(e->valuestring);
-  }
+  for (const cJSON *e = j->child; e; e = e->next, (*count)++)
+    if (expect(e, cJSON_IsString(e), index_path(p, *count), "a string"))
+      out[*count] = arena_strdup(e->valuestring);
   return out;
 }
 
@@ -145,7 +150,7 @@ static void parse_field(Field *f, const cJSON *j, const char *path) {
   f->name = get_string(j, "name", path, true);
   f->ref.spelling = get_string(j, "type", path, true);
   long count;
-  if (get_int(j, "count", path, 1, 1L << 20, &count)) {
+  if (get_int(j, "count", path, 1, LIMIT_COUNT, &count)) {
     f->count = (int)count;
     f->is_array = true;
   }
@@ -166,7 +171,8 @@ static Type *parse_type(const cJSON *j, const char *path) {
   const char *fpath = member_path(path, "fields");
   if (!fields) {
     ERR(fpath, "missing (required)");
-  } else if (expect(fields, cJSON_IsArray(fields), fpath, "an array of fields")) {
+  } else if (expect(fields, cJSON_IsArray(fields), fpath, "an array of fields") &&
+             within_limit(fields, fpath, LIMIT_FIELDS, "fields")) {
     t->nfields = cJSON_GetArraySize(fields);
     if (t->nfields == 0)
       ERR(fpath, "a type needs at least one field (C has no empty structs)");
@@ -263,55 +269,21 @@ static void parse_tuning(Spec *s, const cJSON *j) {
     ERR("tuning.default", "missing (required when \"tuning\" is given)");
 }
 
-/* cJSON reports only where parsing stopped; turn that into line:col. */
-static void syntax_error(const char *text, size_t len, const char *at) {
-  size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
-  int line = 1, col = 1;
-  for (size_t i = 0; i < off; i++) {
-    if (text[i] == '\n') {
-      line++;
-      col = 1;
-    } else {
-      col++;
-    }
-  }
-  const char *what;
-  size_t rest = len - off;
-  while (rest && (text[off] == ' ' || text[off] == '\t' || text[off] == '\r' || text[off] == '\n')) {
-    if (text[off] == '\n') {
-      line++;
-      col = 1;
-    } else {
-      col++;
-    }
-    off++;
-    rest--;
-  }
-  if (rest == 0)
-    what = "unexpected end of file";
-  else if ((unsigned char)text[off] < 0x20 || (unsigned char)text[off] >= 0x7f)
-    what = arena_printf("unexpected byte 0x%02x", (unsigned char)text[off]);
-  else
-    what = arena_printf("unexpected '%c'", text[off]);
-  diag_error(arena_printf("%s:%d:%d", spec_path, line, col), "invalid JSON: %s", what);
-}
-
 Spec *spec_parse(const char *path, const char *text, size_t len) {
   static const char *const keys[] = {"$schema", "description", "gpugen", "module", "headers",
                                      "include_dirs", "targets", "types", "reductions", "tuning"};
   spec_path = path;
-  const char *end = NULL;
+  if (len > LIMIT_SPEC_BYTES) {
+    diag_error(path, "the spec is %zu bytes; gpugen reads at most %d (docs/spec.md, Limits)", len, LIMIT_SPEC_BYTES);
+    return NULL;
+  }
+  if (!json_check_strict(path, text, len))
+    return NULL;
   /* len + 1: cJSON wants the terminating NUL inside the buffer */
+  const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-  if (!root) {
-    syntax_error(text, len, end ? end : cJSON_GetErrorPtr());
-    return NULL;
-  }
-  if (strlen(text) != len) {
-    syntax_error(text, len, text + strlen(text));
-    cJSON_Delete(root);
-    return NULL;
-  }
+  if (!root)
+    bug("cJSON refused a document that json_check_strict accepted (at byte %td)", (end ? end : text) - text);
   Spec *s = ARENA_NEW(Spec);
   s->path = path;
   if (!cJSON_IsObject(root)) {
@@ -342,7 +314,8 @@ Spec *spec_parse(const char *path, const char *text, size_t len) {
     s->targets[i].name = names[i];
 
   const cJSON *types = member(root, "types");
-  if (types && expect(types, cJSON_IsArray(types), "types", "an array of types")) {
+  if (types && expect(types, cJSON_IsArray(types), "types", "an array of types") &&
+      within_limit(types, "types", LIMIT_TYPES, "types")) {
     s->ntypes = cJSON_GetArraySize(types);
     s->types = ARENA_ARRAY(Type *, s->ntypes);
     int i = 0;
@@ -350,7 +323,8 @@ Spec *spec_parse(const char *path, const char *text, size_t len) {
       s->types[i] = parse_type(e, index_path("types", i));
   }
   const cJSON *reductions = member(root, "reductions");
-  if (reductions && expect(reductions, cJSON_IsArray(reductions), "reductions", "an array of reductions")) {
+  if (reductions && expect(reductions, cJSON_IsArray(reductions), "reductions", "an array of reductions") &&
+      within_limit(reductions, "reductions", LIMIT_REDUCTIONS, "reductions")) {
     s->nreductions = cJSON_GetArraySize(reductions);
     s->reductions = ARENA_ARRAY(Reduction, s->nreductions);
     int i = 0;

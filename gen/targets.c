@@ -21,7 +21,7 @@ bool target_parse(const char *name, int *arch, char *suffix) {
     p++;
     digits++;
   }
-  if (digits < 2)
+  if (digits < 2 || name[3] == '0') /* one spelling per architecture: no leading zeros */
     return false;
   char s = 0;
   if (*p == 'a' || *p == 'f')

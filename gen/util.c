@@ -1,6 +1,9 @@
 /* Arena memory, text buffers, file reading and spelling suggestions. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,22 +98,52 @@ void buf_free(Buf *b) {
   b->len = b->cap = 0;
 }
 
-char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  Buf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    buf_putn(&b, chunk, n);
-  int failed = ferror(f);
-  fclose(f);
-  if (failed) {
-    buf_free(&b);
-    errno = EIO;
+/* Reads a regular file of at most max bytes. Anything else (a directory, a
+ * FIFO, a device) is refused without reading, so nothing blocks or runs
+ * without bound; *why says what was wrong. */
+char *read_file(const char *path, size_t max, size_t *len, const char **why) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    *why = strerror(errno);
     return NULL;
   }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *why = S_ISDIR(st.st_mode) ? "it is a directory" : S_ISFIFO(st.st_mode) ? "it is a FIFO, not a regular file"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "it is a device, not a regular file"
+           : "it is not a regular file";
+    close(fd);
+    return NULL;
+  }
+  if ((unsigned long long)st.st_size > max) {
+    *why = arena_printf("it is %lld bytes, and gpugen reads at most %zu (docs/spec.md, Limits)",
+                        (long long)st.st_size, max);
+    close(fd);
+    return NULL;
+  }
+  Buf b = {0};
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      *why = strerror(errno);
+      close(fd);
+      buf_free(&b);
+      return NULL;
+    }
+    if (n == 0)
+      break;
+    if (b.len + (size_t)n > max) { /* it grew while being read */
+      *why = arena_printf("it is larger than %zu bytes (docs/spec.md, Limits)", max);
+      close(fd);
+      buf_free(&b);
+      return NULL;
+    }
+    buf_putn(&b, chunk, (size_t)n);
+  }
+  close(fd);
   char *p = arena_strndup(b.data ? b.data : "", b.len);
   *len = b.len;
   buf_free(&b);
@@ -190,6 +223,17 @@ char *absolute_path(const char *path) {
   return result;
 }
 
+/* The path relative to the working directory when it lies inside it. */
+const char *display_path(const char *path) {
+  char cwd[4096];
+  if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
+    size_t n = strlen(cwd);
+    if (strncmp(path, cwd, n) == 0 && path[n] == '/')
+      return path + n + 1;
+  }
+  return path;
+}
+
 char *dir_name(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash)
@@ -197,4 +241,61 @@ char *dir_name(const char *path) {
   if (slash == path)
     return arena_strdup("/");
   return arena_strndup(path, (size_t)(slash - path));
+}
+
+/* A string map with open addressing; keys are not copied. Arena memory. */
+struct Map {
+  const char **keys;
+  const void **values;
+  size_t cap, n;
+};
+
+static uint64_t hash_string(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+Map *map_new(void) {
+  Map *m = ARENA_NEW(Map);
+  m->cap = 64;
+  m->keys = ARENA_ARRAY(const char *, m->cap);
+  m->values = ARENA_ARRAY(const void *, m->cap);
+  return m;
+}
+
+static size_t map_slot(const Map *m, const char *key) {
+  size_t i = (size_t)hash_string(key) & (m->cap - 1);
+  while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+const void *map_get(const Map *m, const char *key) {
+  size_t i = map_slot(m, key);
+  return m->keys[i] ? m->values[i] : NULL;
+}
+
+const void *map_put(Map *m, const char *key, const void *value) {
+  size_t i = map_slot(m, key);
+  if (m->keys[i])
+    return m->values[i];
+  m->keys[i] = key;
+  m->values[i] = value;
+  if (++m->n * 2 > m->cap) { /* keep it at most half full */
+    const char **keys = m->keys;
+    const void **values = m->values;
+    size_t cap = m->cap;
+    m->cap *= 2;
+    m->keys = ARENA_ARRAY(const char *, m->cap);
+    m->values = ARENA_ARRAY(const void *, m->cap);
+    for (size_t k = 0; k < cap; k++)
+      if (keys[k]) {
+        size_t j = map_slot(m, keys[k]);
+        m->keys[j] = keys[k];
+        m->values[j] = values[k];
+      }
+  }
+  return NULL;
 }

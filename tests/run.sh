@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli explain output integration install compile valgrind gpu
+# Suites: unit golden errors cli explain output limits fuzz integration install compile valgrind gpu bench
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-GPUGEN=$ROOT/gpugen
+# GPUGEN and BUILD may come from the environment (make test-sanitize: build-san/).
+GPUGEN=${GPUGEN:-$ROOT/gpugen}
+BUILD=${BUILD:-build}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpugen-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 passed=0
@@ -27,7 +29,7 @@ snapshot() {
 }
 
 suite_unit() {
-  for t in build/tests/test_*; do
+  for t in "$BUILD"/tests/test_*; do
     out=$("$t" 2>&1)
     status=$?
     n=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
@@ -226,7 +228,11 @@ PY
 # target with warnings as errors, the C header with gcc -std=c11, and each
 # shuffle is exactly one shfl.sync per word of its plan.
 suite_compile() {
-  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json; do
+  # every name of a pool that gpugen accepts must compile (tests/compile/names.py)
+  local names_spec=$WORK/names.json
+  if ! log=$(python3 tests/compile/names.py "$GPUGEN" "$names_spec" 2>&1); then fail "compile names.py" "$log"; fi
+  echo "     $log"
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
     name=$(basename "$spec" .json)
     out=$WORK/compile/$name/out
     work=$WORK/compile/$name/work
@@ -569,6 +575,26 @@ suite_valgrind() {
   done
 }
 
+# The fuzz target (make fuzz-build) replays every file of tests/fuzz/corpus and
+# tests/fuzz/regressions once, with no fuzzing: one ok per file that ran clean
+# under ASan + UBSan and the target's own checks.
+suite_fuzz() {
+  local fuzzer=build-fuzz/fuzz_spec files log n
+  if [ ! -x "$fuzzer" ]; then fail "fuzz: $fuzzer is not built (make fuzz-build)"; return; fi
+  files=()
+  for f in tests/fuzz/corpus/* tests/fuzz/regressions/*; do [ -f "$f" ] && files+=("$f"); done
+  log=$(cd "$WORK" && UBSAN_OPTIONS=print_stacktrace=1 "$ROOT/$fuzzer" -timeout=10 -rss_limit_mb=2048 "${files[@]/#/$ROOT/}" 2>&1)
+  local status=$?
+  n=$(printf '%s\n' "$log" | grep -c '^Executed ')
+  if [ $status -eq 0 ] && [ "$n" = ${#files[@]} ]; then
+    passed=$((passed + n))
+    echo "ok   fuzz: ${#files[@]} inputs replayed clean"
+  else
+    fail "fuzz: $(printf '%s\n' "$log" | sed -n 's/^Running: //p' | tail -1) (exit $status)" \
+      "$(printf '%s\n' "$log" | grep -v '^Running: \|^Executed ' | tail -30)"
+  fi
+}
+
 suite_gpu() {
   if ! nvidia-smi -L >/dev/null 2>&1; then
     skipped=$((skipped + 1))
@@ -610,7 +636,7 @@ suite_output() {
     msg=$(timeout 20 "$GPUGEN" -o "$w/$kind" "$spec" 2>&1)
     status=$?
     if [ $status = 1 ] && [ "$before" = "$(snapshot "$w/$kind")" ] && no_temps "$w/$kind" &&
-       printf '%s' "$msg" | grep -q "mytypes.cu' is .*gpugen replaces only regular files"; then
+       printf '%s' "$msg" | grep -q 'mytypes.cu: error: it is .*; gpugen replaces only regular files'; then
       ok "output: an output path that is a $kind is refused, nothing changed"
     else
       fail "output: an output path that is a $kind (exit $status)" "$msg"
@@ -709,8 +735,119 @@ suite_output() {
   ok "output: two writers at once, 5 times: each set whole and consistent with its stamp"
 }
 
+# Documented limits and hostile paths (tests/limits/): the inputs are made at
+# test time (tests/limits/make_cases.py), the messages are kept in NAME.err;
+# each exits 1 with exactly that message and leaves the output directory as
+# it was.
+suite_limits() {
+  local w=$WORK/limits name msg status out before
+  mkdir -p "$w/cases"
+  python3 tests/limits/make_cases.py "$w/cases"
+  mkfifo "$w/cases/fifo.json"
+  mkdir -p "$w/cases/directory.json"
+  for expected in tests/limits/*.err; do
+    name=$(basename "$expected" .err)
+    out=$w/out/$name
+    mkdir -p "$out" && echo "keep me" > "$out/user-file.txt" && cp tests/golden/basic/basic.h "$out/m.h"
+    before=$(snapshot "$out")
+    case $name in
+      path_devnull) msg=$(cd "$w/cases" && timeout 60 "$GPUGEN" -o "$out" /dev/null 2>&1) ;;
+      *) msg=$(cd "$w/cases" && timeout 60 "$GPUGEN" -o "$out" "$name.json" 2>&1) ;;
+    esac
+    status=$?
+    if [ $status != 1 ]; then
+      fail "limits $name: exit $status, expected 1" "$msg"
+    elif ! d=$(diff -u "$expected" <(printf '%s\n' "$msg")); then
+      fail "limits $name: message differs" "$d"
+    elif [ "$before" != "$(snapshot "$out")" ]; then
+      fail "limits $name: output directory changed"
+    else
+      ok "limits $name"
+    fi
+  done
+  # 60 include directories, the header found through the last: nothing dropped
+  if msg=$(cd "$w/cases" && "$GPUGEN" -o "$w/out/include60" include60.json 2>&1) &&
+     [ -f "$w/out/include60/through_dirs.h" ]; then
+    ok "limits 60 include directories are all searched"
+  else
+    fail "limits 60 include directories are all searched" "$msg"
+  fi
+  # -o is a file, a dangling symlink, or under a file: exit 1, nothing written
+  : > "$w/a-file"
+  ln -sfn "$w/nowhere" "$w/dangling"
+  for o in "$w/a-file" "$w/dangling" "$w/a-file/sub"; do
+    msg=$("$GPUGEN" -o "$o" specs/mytypes.json 2>&1)
+    if [ $? = 1 ] && printf '%s' "$msg" | grep -q ': error: cannot use it as the output directory: ' &&
+       [ ! -e "$w/nowhere" ] && [ -f "$w/a-file" ] && [ ! -s "$w/a-file" ]; then
+      ok "limits -o $(basename "$o") is refused"
+    else
+      fail "limits -o $(basename "$o")" "$msg"
+    fi
+  done
+  # time and memory grow linearly with the spec
+  if msg=$(python3 tests/output/scaling.py "$GPUGEN" "$w" 2>&1); then ok "limits linear: $msg"; else
+    fail "limits linear" "$msg"; fi
+}
+
+# bench/: report.py against made-up runs whose report is known
+# (tests/bench/report/), and fetch_cccl.sh's checks of the pinned wheel, on a
+# fake wheel (no network: pip runs only when the wheel is missing).
+suite_bench() {
+  local dir=$WORK/bench/report
+  mkdir -p "$dir"
+  cp tests/bench/report/*.csv "$dir/"
+  if out=$(python3 bench/report.py "$dir" 2>&1); then
+    for f in table.md all.csv; do
+      if d=$(diff -u "tests/bench/report/expected/$f" "$dir/$f" 2>&1); then ok "bench report.py: $f"; else
+        fail "bench report.py: $f differs from tests/bench/report/expected/$f" "$d"; fi
+    done
+  else
+    fail "bench report.py failed" "$out"
+  fi
+
+  local fetch=$WORK/bench/fetch
+  mkdir -p "$fetch/.cccl"
+  cp bench/fetch_cccl.sh "$fetch/"
+  local wheel=nvidia_cuda_cccl-0.0.1-py3-none-manylinux2014_x86_64.whl
+  python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1], "w")
+z.writestr("nvidia/cu13/include/cccl/cub/version.cuh", "#define CUB_VERSION 999999\n")
+z.writestr("nvidia/cuda_cccl-0.0.1.dist-info/METADATA", "Name: nvidia-cuda-cccl\n")' "$fetch/.cccl/$wheel"
+  python3 -c 'import sys, zipfile
+zipfile.ZipFile(sys.argv[1], "w").writestr("nvidia/other/x.h", "")' "$fetch/no-headers.whl"
+  local sha bad
+  sha=$(sha256sum "$fetch/.cccl/$wheel" | cut -d' ' -f1)
+  bad=$(printf '%s' "$sha" | tr 0-9a-f 1-9a-f0)
+  printf 'CCCL_WHEEL_VERSION=0.0.1\nCCCL_WHEEL_FILE=%s\nCCCL_WHEEL_SHA256=%s\n' "$wheel" "$sha" > "$fetch/cccl.pin"
+  if out=$(sh "$fetch/fetch_cccl.sh" 2>&1) && [ "$out" = "$fetch/.cccl/0.0.1/include" ] &&
+    grep -q 999999 "$fetch/.cccl/0.0.1/include/cub/version.cuh" && [ -f "$fetch/.cccl/0.0.1/checked" ] &&
+    [ ! -e "$fetch/.cccl/0.0.1/include/nvidia" ]; then
+    ok "bench fetch_cccl.sh: a cached wheel with the pinned hash is unpacked offline"
+  else
+    fail "bench fetch_cccl.sh: cached wheel" "$out"
+  fi
+  printf 'CCCL_WHEEL_VERSION=0.0.1\nCCCL_WHEEL_FILE=%s\nCCCL_WHEEL_SHA256=%s\n' "$wheel" "$bad" > "$fetch/cccl.pin"
+  out=$(sh "$fetch/fetch_cccl.sh" 2>&1)
+  if [ $? -eq 1 ] && [ "$out" = "fetch_cccl.sh: $fetch/.cccl/$wheel has sha256 $sha, cccl.pin pins $bad" ]; then
+    ok "bench fetch_cccl.sh: a wheel with another hash is refused"
+  else
+    fail "bench fetch_cccl.sh: another hash" "$out"
+  fi
+  mv "$fetch/no-headers.whl" "$fetch/.cccl/x.whl"
+  sha=$(sha256sum "$fetch/.cccl/x.whl" | cut -d' ' -f1)
+  printf 'CCCL_WHEEL_VERSION=0.0.2\nCCCL_WHEEL_FILE=x.whl\nCCCL_WHEEL_SHA256=%s\n' "$sha" > "$fetch/cccl.pin"
+  out=$(sh "$fetch/fetch_cccl.sh" 2>&1)
+  if [ $? -eq 1 ] && [ "$out" = "fetch_cccl.sh: no nvidia/cu13/include/cccl/ in $fetch/.cccl/x.whl" ] &&
+    [ ! -e "$fetch/.cccl/0.0.2/include" ]; then
+    ok "bench fetch_cccl.sh: a wheel without CCCL's headers is refused"
+  else
+    fail "bench fetch_cccl.sh: no headers" "$out"
+  fi
+}
+
+
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli explain output integration install compile valgrind gpu)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli explain output limits fuzz integration install compile valgrind gpu bench)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"

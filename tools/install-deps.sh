@@ -14,6 +14,12 @@ command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 command -v man >/dev/null 2>&1 || missing="$missing man-db"
 python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
+# make fuzz and the fuzz suite: clang and its libFuzzer runtime (libclang-rt-N-dev)
+if ! command -v clang >/dev/null 2>&1; then
+  missing="$missing clang libclang-rt-dev"
+elif [ ! -f "$(clang --print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ]; then
+  missing="$missing libclang-rt-$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p;q')-dev"
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "gpugen needs these Debian packages:$missing" >&2

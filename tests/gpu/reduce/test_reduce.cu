@@ -2,11 +2,15 @@
 // For every case: n in {0, 1, 31, 32, 33, 1023, 1024, 1025, 65537, 2^20+7,
 // 2^26+3} against the CPU reference, an input at d_in + 1, garbage in the
 // temporary storage and the output, two streams at once with their own temp,
-// 10 repeated runs bitwise equal, and bad arguments refused. Integer and
+// 10 repeated runs bitwise equal, bad arguments refused with nothing launched,
+// and NULL d_in with n = 0 and a misaligned d_temp accepted. Integer and
 // ordered results must equal the CPU reference bit for bit; float inputs
 // are chosen so every summation order is exact, except the REAL cases,
 // which are checked against the documented error bound. One int8 sum runs
 // over more than 2^31 elements.
+// `test_reduce --small [--stride K]` is the run for compute-sanitizer
+// (tests/gpu/sanitize.sh): n up to 2^18+3, 2 repeats, no 2^31 case, and
+// with --stride only every K-th case.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -137,8 +141,10 @@ static bool close_enough(const Case<IN, ACC> &c, const ACC &got, const ACC &want
   return c.equal(got, want);
 }
 
-static const size_t sizes[] = {0, 1, 31, 32, 33, 1023, 1024, 1025, 65537, (1u << 20) + 7, (1u << 26) + 3};
-static const size_t max_n = (1u << 26) + 3;
+static size_t sizes[] = {0, 1, 31, 32, 33, 1023, 1024, 1025, 65537, (1u << 20) + 7, (1u << 26) + 3};
+static const size_t small_sizes[] = {0, 1, 31, 32, 33, 1023, 1024, 1025, 4099, 65537, (1u << 18) + 3};
+static size_t max_n = sizes[10];
+static int repeats = 10;
 
 template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
   std::unique_ptr<IN[]> h_buf(new IN[max_n]); // left uninitialised: fill writes every byte
@@ -150,7 +156,7 @@ template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
   size_t tb = c.temp_bytes(max_n);
   void *d_temp, *d_temp2;
   ACC *d_out;
-  CUDA_CHECK(cudaMalloc(&d_temp, tb));
+  CUDA_CHECK(cudaMalloc(&d_temp, tb + 16)); // room for d_temp + 1
   CUDA_CHECK(cudaMalloc(&d_temp2, tb));
   CUDA_CHECK(cudaMalloc(&d_out, 4 * sizeof(ACC)));
   auto gpu = [&](const IN *in, size_t n, void *temp, cudaStream_t s, ACC *out) {
@@ -172,11 +178,10 @@ template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
     check(close_enough(c, fetch(d_out), want[i], h_in, sizes[i]), c.name, "matches the CPU reference", sizes[i]);
   }
   // d_in + 1: the same values one element further on
-  CUDA_CHECK(cudaMemcpy(d_buf + 1, h_in, ((1u << 20) + 7) * sizeof(IN), cudaMemcpyHostToDevice));
-  for (size_t n : {(size_t)1025, (size_t)65537, (size_t)(1u << 20) + 7}) {
-    gpu(d_buf + 1, n, d_temp, 0, d_out);
-    size_t i = n == 1025 ? 7 : n == 65537 ? 8 : 9;
-    check(close_enough(c, fetch(d_out), want[i], h_in, n), c.name, "input at d_in + 1", n);
+  CUDA_CHECK(cudaMemcpy(d_buf + 1, h_in, sizes[9] * sizeof(IN), cudaMemcpyHostToDevice));
+  for (size_t i : {7, 8, 9}) {
+    gpu(d_buf + 1, sizes[i], d_temp, 0, d_out);
+    check(close_enough(c, fetch(d_out), want[i], h_in, sizes[i]), c.name, "input at d_in + 1", sizes[i]);
   }
   CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
   // two streams at once, each with its own temp
@@ -195,17 +200,45 @@ template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
     gpu(d_buf, n, d_temp, 0, d_out);
     ACC first = fetch(d_out);
     bool same = true;
-    for (int r = 0; r < 10; r++) {
+    for (int r = 0; r < repeats; r++) {
       gpu(d_buf, n, r % 2 ? d_temp : d_temp2, 0, d_out);
       same = same && c.equal(fetch(d_out), first);
     }
-    check(same, c.name, "10 repeated runs are bitwise equal", n);
+    check(same, c.name, "repeated runs are bitwise equal", n);
   }
-  // bad arguments launch nothing
-  check(c.run(d_buf, 10, nullptr, d_temp, tb, 0) == cudaErrorInvalidValue, c.name, "NULL d_out refused", 10);
-  check(c.run(nullptr, 10, d_out, d_temp, tb, 0) == cudaErrorInvalidValue, c.name, "NULL d_in refused", 10);
-  check(c.run(d_buf, 10, d_out, nullptr, tb, 0) == cudaErrorInvalidValue, c.name, "NULL d_temp refused", 10);
-  check(c.run(d_buf, 10, d_out, d_temp, tb - 1, 0) == cudaErrorInvalidValue, c.name, "small temp refused", 10);
+  // d_temp may have any alignment (docs/emitted.md): d_temp + 1 with tb bytes
+  for (size_t i : {7, 9}) {
+    gpu(d_buf, sizes[i], (char *)d_temp + 1, 0, d_out);
+    check(close_enough(c, fetch(d_out), want[i], h_in, sizes[i]), c.name, "temp at d_temp + 1", sizes[i]);
+  }
+  // NULL d_in is fine when n = 0: the identity
+  CUDA_CHECK(cudaMemset(d_out, 0x5A, sizeof(ACC)));
+  check(c.run(nullptr, 0, d_out, d_temp, tb, 0) == cudaSuccess &&
+            close_enough(c, fetch(d_out), want[0], h_in, 0), c.name, "NULL d_in with n = 0 gives the identity", 0);
+  // bad arguments: cudaErrorInvalidValue, and nothing launched (d_out keeps its bytes, no error pending)
+  const size_t out_bytes = 4 * sizeof(ACC);
+  std::vector<unsigned char> out_after(out_bytes);
+  auto refused = [&](cudaError_t got, const char *what) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(out_after.data(), d_out, out_bytes, cudaMemcpyDeviceToHost));
+    bool untouched = true;
+    for (unsigned char b : out_after)
+      untouched = untouched && b == 0x5A;
+    check(got == cudaErrorInvalidValue && untouched && cudaGetLastError() == cudaSuccess, c.name, what, 10);
+  };
+  const IN *in_misaligned = reinterpret_cast<const IN *>(reinterpret_cast<const char *>(d_buf) + 1);
+  ACC *out_misaligned = reinterpret_cast<ACC *>(reinterpret_cast<char *>(d_out) + 1);
+  CUDA_CHECK(cudaMemset(d_out, 0x5A, out_bytes));
+  refused(c.run(d_buf, 10, nullptr, d_temp, tb, 0), "NULL d_out refused");
+  refused(c.run(nullptr, 10, d_out, d_temp, tb, 0), "NULL d_in with n > 0 refused");
+  refused(c.run(d_buf, 10, d_out, nullptr, tb, 0), "NULL d_temp refused");
+  refused(c.run(d_buf, 10, d_out, nullptr, 0, 0), "NULL d_temp with temp_bytes 0 refused");
+  refused(c.run(d_buf, 10, d_out, d_temp, tb - 1, 0), "temp_bytes one too small refused");
+  refused(c.run(d_buf, 10, d_out, d_temp, 0, 0), "temp_bytes 0 refused");
+  if (alignof(IN) > 1)
+    refused(c.run(in_misaligned, 10, d_out, d_temp, tb, 0), "d_in not aligned to alignof(IN) refused");
+  if (alignof(ACC) > 1)
+    refused(c.run(d_buf, 10, out_misaligned, d_temp, tb, 0), "d_out not aligned to alignof(ACC) refused");
   CUDA_CHECK(cudaFree(d_buf));
   CUDA_CHECK(cudaFree(d_temp));
   CUDA_CHECK(cudaFree(d_temp2));
@@ -273,8 +306,9 @@ static void run_huge() {
   CUDA_CHECK(cudaFree(out));
 }
 
+static int case_stride = 1, case_index;
 #define CASE(module, red, in_t, acc_t, cls, cmp)                                                              \
-  {                                                                                                          \
+  if (case_index++ % case_stride == 0) {                                                                     \
     Case<in_t, acc_t> c = {#module "_" #red, module##_##red, module##_##red##_host, module##_##red##_temp_bytes, \
                            [](const acc_t &a, const acc_t &b) { return module::bits_equal(a, b); }, cls, cmp}; \
     long before = failed;                                                                                    \
@@ -290,11 +324,26 @@ int main(int argc, char **argv) {
   cudaDeviceProp prop;
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("reduce: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
-  (void)argc;
-  (void)argv;
+  bool small = false;
+  for (int i = 1; i < argc; i++) {
+    if (std::strcmp(argv[i], "--small") == 0) {
+      small = true;
+    } else if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc && std::atoi(argv[i + 1]) > 0) {
+      case_stride = std::atoi(argv[++i]);
+    } else {
+      std::printf("usage: test_reduce [--small] [--stride K]\n");
+      return 2;
+    }
+  }
+  if (small) {
+    std::memcpy(sizes, small_sizes, sizeof sizes);
+    max_n = sizes[10];
+    repeats = 2;
+  }
 #include "cases.inc"
   run_warp_block();
-  run_huge();
+  if (!small)
+    run_huge();
   std::printf("reduce: %ld passed, %ld failed\n", passed, failed);
   return failed ? 1 : 0;
 }
