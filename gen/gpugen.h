@@ -2,10 +2,14 @@
  *   spec.c     JSON bytes -> raw Spec (the only file that knows cJSON)
  *   check.c    names, types, targets, tuning, reductions -> checked Spec
  *   layout.c   sizes, offsets, padding, word plans
+ *   clangcheck.c  the user's headers against the spec (and the files they read)
  *   emit_*.c   one emitter per kind of output file, into an OutputSet
+ *   depfile.c  the --depfile text, added to the same set
  *   output.c   atomic, write-if-changed files
- * main.c calls them in that order; each stage only reads what the earlier
- * ones produced. */
+ *   explain.c  instead of writing: what the stages computed (resources.c
+ *              builds the module with nvcc for --resources)
+ * driver.c calls them in that order (main.c is the command line over it);
+ * each stage only reads what the earlier ones produced. */
 #ifndef GPUGEN_H
 #define GPUGEN_H
 
