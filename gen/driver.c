@@ -12,37 +12,42 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-/* Generated files include the user's headers by their spelling in the spec,
- * found through -I flags, so a user header whose file name is one of the
- * output names would hide the generated file or be hidden by it. */
-static void report_clash(const Spec *spec, const OutputSet *set, const char *header, const char *which) {
-  const char *stamp = arena_printf("%s.stamp", spec->module);
+/* The output name a header's file name equals, or NULL. */
+static const char *output_named(const Spec *spec, const OutputSet *set, const char *header) {
   const char *name = base_name(header);
-  for (int f = 0; f <= set->nfiles; f++) {
-    const char *out = f < set->nfiles ? set->files[f].name : stamp;
-    if (strcmp(name, out) == 0) {
-      diag_error(spec->path, "%sthe header %s has the file name of gpugen's output %s (in the output directory); "
-                 "on the include path one would hide the other: rename the header or the module", which,
-                 display_path(header), out);
-      return;
-    }
-  }
+  for (int f = 0; f < set->nfiles; f++)
+    if (strcmp(name, set->files[f].name) == 0)
+      return set->files[f].name;
+  const char *stamp = arena_printf("%s.stamp", spec->module);
+  return strcmp(name, stamp) == 0 ? stamp : NULL;
 }
 
+static void report_clash(const Spec *spec, const char *header, const char *output, const char *which) {
+  diag_error(spec->path, "%sthe header %s has the file name of gpugen's output %s (in the output directory); "
+             "on the include path one would hide the other: rename the header or the module", which,
+             display_path(header), output);
+}
+
+/* Generated files include the user's headers by their spelling in the spec,
+ * found through -I flags, so a user header whose file name is one of the
+ * output names would hide the generated file or be hidden by it: the
+ * spec's headers, and every file they include. */
 static void check_header_clash(const Spec *spec, const OutputSet *set) {
   const char **direct = ARENA_ARRAY(const char *, spec->nheaders);
   for (int i = 0; i < spec->nheaders; i++) {
     const char *h = spec->headers[i];
     direct[i] = absolute_path(h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
-    report_clash(spec, set, direct[i], arena_printf("headers[%d]: ", i));
+    const char *output = output_named(spec, set, direct[i]);
+    if (output)
+      report_clash(spec, direct[i], output, arena_printf("headers[%d]: ", i));
   }
-  /* the files those headers include; the direct ones were reported above */
   for (int i = 0; i < spec->nheader_files; i++) {
-    bool is_direct = false;
-    for (int d = 0; d < spec->nheaders && !is_direct; d++)
-      is_direct = strcmp(direct[d], spec->header_files[i]) == 0;
-    if (!is_direct)
-      report_clash(spec, set, spec->header_files[i], "");
+    const char *output = output_named(spec, set, spec->header_files[i]);
+    bool reported = false; /* as one of the spec's headers, above (clashes are rare: no cost otherwise) */
+    for (int d = 0; output && d < spec->nheaders && !reported; d++)
+      reported = strcmp(direct[d], spec->header_files[i]) == 0;
+    if (output && !reported)
+      report_clash(spec, spec->header_files[i], output, "");
   }
 }
 

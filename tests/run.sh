@@ -197,6 +197,34 @@ PY
   done
   [ $rejected -gt 0 ] && ok "cli gpugen --check rejects all $rejected tests/schema specs too"
 
+  # -q leaves out notes; errors still show.
+  out=$(cd tests/golden && "$GPUGEN" -q -o "$WORK/tagged-q" tagged.json 2>&1)
+  if [ $? -eq 0 ] && [ -z "$out" ]; then ok "cli -q leaves out the note"; else fail "cli -q leaves out the note" "$out"; fi
+  expect_status "-q and -v together is a usage error" 2 "$GPUGEN" -q -v specs/mytypes.json
+
+  # --depfile: rewritten on every run (new time) while unchanged outputs keep
+  # theirs; never over an input; nothing with --check.
+  rm -rf "$WORK/dep" && "$GPUGEN" -o "$WORK/dep" --depfile "$WORK/dep/m.d" specs/mytypes.json
+  touch -d '2000-01-01' "$WORK/dep/m.d" "$WORK/dep/mytypes.h"
+  "$GPUGEN" -o "$WORK/dep" --depfile "$WORK/dep/m.d" specs/mytypes.json
+  if [ "$(stat -c %Y "$WORK/dep/m.d")" -gt "$(date -d 2001-01-01 +%s)" ] &&
+     [ "$(stat -c %Y "$WORK/dep/mytypes.h")" = "$(date -d 2000-01-01 +%s)" ] &&
+     grep -q "^$WORK/dep/mytypes.stamp \\\\$" "$WORK/dep/m.d" && grep -qx " $ROOT/specs/usertypes.h" "$WORK/dep/m.d"; then
+    ok "cli --depfile is rewritten every run, the stamp first, the headers listed; unchanged outputs keep their time"
+  else
+    fail "cli --depfile is rewritten every run" "$(cat "$WORK/dep/m.d")"
+  fi
+  cp tests/golden/basic.json "$WORK/dep/spec-copy.json"
+  out=$("$GPUGEN" -o "$WORK/dep2" --depfile "$WORK/dep/spec-copy.json" "$WORK/dep/spec-copy.json" 2>&1)
+  if [ $? -eq 1 ] && cmp -s tests/golden/basic.json "$WORK/dep/spec-copy.json" && [ ! -e "$WORK/dep2" ] &&
+     printf '%s' "$out" | grep -q "is one of gpugen's inputs or outputs"; then
+    ok "cli --depfile over the spec is refused, nothing written"
+  else
+    fail "cli --depfile over the spec is refused" "$out"
+  fi
+  "$GPUGEN" --check --depfile "$WORK/check-dep.d" specs/mytypes.json
+  if [ ! -e "$WORK/check-dep.d" ]; then ok "cli --check writes no depfile"; else fail "cli --check writes no depfile"; fi
+
   # A GPU-only operator: generation succeeds with a note, not silently.
   out=$(cd tests/golden && "$GPUGEN" -o "$WORK/tagged" tagged.json 2>&1)
   if [ $? -eq 0 ] && [ "$out" = "tagged.json: note: reductions[0]: 'range' runs on the GPU only, so no CPU reference tagged_range_host is emitted" ]; then
