@@ -34,26 +34,75 @@ static bool path_chars_safe(const char *p) {
   return true;
 }
 
-static void check_paths(const char **paths, int n, const char *key, bool want_dir) {
-  for (int i = 0; i < n; i++) {
-    const char *jpath = arena_printf("%s[%d]", key, i);
-    if (!path_chars_safe(paths[i])) {
-      ERR(jpath, "path '%s' may only contain letters, digits and '_-./+'", paths[i]);
+static const char *in_dir(const char *dir, const char *path) {
+  return path[0] == '/' ? path : arena_printf("%s/%s", dir, path);
+}
+
+static bool climbs(const char *path) {
+  for (const char *p = path; (p = strstr(p, "..")); p += 2)
+    if ((p == path || p[-1] == '/') && (p[2] == '/' || p[2] == 0))
+      return true;
+  return false;
+}
+
+/* include_dirs: existing directories, relative to the spec's directory. */
+static void check_include_dirs(Spec *s) {
+  for (int i = 0; i < s->ninclude_dirs; i++) {
+    const char *d = s->include_dirs[i], *jpath = arena_printf("include_dirs[%d]", i);
+    if (!path_chars_safe(d)) {
+      ERR(jpath, "path '%s' may only contain letters, digits and '_-./+'", d);
       continue;
     }
-    const char *full = paths[i][0] == '/' ? paths[i] : arena_printf("%s/%s", cur->dir, paths[i]);
     /* name the path as the user wrote it; the directory as given on the command line */
-    const char *where = paths[i][0] == '/' ? "" : arena_printf(" (in '%s', the spec's directory)", dir_name(cur->path));
+    const char *where = d[0] == '/' ? "" : arena_printf(" (in '%s', the spec's directory)", dir_name(cur->path));
     struct stat st;
-    if (stat(full, &st) != 0)
-      ERR(jpath, "'%s' does not exist%s", paths[i], where);
-    else if (want_dir && !S_ISDIR(st.st_mode))
-      ERR(jpath, "'%s' is not a directory%s", paths[i], where);
-    else if (!want_dir && !S_ISREG(st.st_mode))
-      ERR(jpath, "'%s' is not a regular file%s", paths[i], where);
+    if (stat(in_dir(cur->dir, d), &st) != 0)
+      ERR(jpath, "'%s' does not exist%s", d, where);
+    else if (!S_ISDIR(st.st_mode))
+      ERR(jpath, "'%s' is not a directory%s", d, where);
     for (int j = 0; j < i; j++)
-      if (strcmp(paths[i], paths[j]) == 0)
-        ERR(jpath, "'%s' is listed twice", paths[i]);
+      if (strcmp(d, s->include_dirs[j]) == 0)
+        ERR(jpath, "'%s' is listed twice", d);
+  }
+}
+
+/* headers: regular files, found as a C compiler finds #include "NAME" with
+ * -I for the spec's directory and then each of include_dirs; the generated
+ * code includes them by that spelling, so it may not climb with "..". */
+static void check_headers(Spec *s) {
+  s->header_paths = ARENA_ARRAY(const char *, s->nheaders);
+  for (int i = 0; i < s->nheaders; i++) {
+    const char *h = s->headers[i], *jpath = arena_printf("headers[%d]", i);
+    if (!path_chars_safe(h)) {
+      ERR(jpath, "path '%s' may only contain letters, digits and '_-./+'", h);
+      continue;
+    }
+    if (climbs(h)) {
+      ERR(jpath, "'%s' climbs with '..'; the generated code includes headers by their spelling, so list the "
+                 "directory in \"include_dirs\" and the header by its name there", h);
+      continue;
+    }
+    for (int j = 0; j < i; j++)
+      if (strcmp(h, s->headers[j]) == 0)
+        ERR(jpath, "'%s' is listed twice", h);
+    const char *found = NULL;
+    struct stat st;
+    if (stat(in_dir(s->dir, h), &st) == 0)
+      found = in_dir(s->dir, h);
+    for (int d = 0; !found && h[0] != '/' && d < s->ninclude_dirs; d++) {
+      const char *p = arena_printf("%s/%s", in_dir(s->dir, s->include_dirs[d]), h);
+      if (stat(p, &st) == 0)
+        found = p;
+    }
+    const char *where = h[0] == '/' ? ""
+                        : arena_printf(" (in '%s', the spec's directory%s)", dir_name(cur->path),
+                                       s->ninclude_dirs ? ", or its include_dirs" : "");
+    if (!found)
+      ERR(jpath, "'%s' does not exist%s", h, where);
+    else if (!S_ISREG(st.st_mode))
+      ERR(jpath, "'%s' is not a regular file%s", h, where);
+    else
+      s->header_paths[i] = absolute_path(found);
   }
 }
 
@@ -645,8 +694,8 @@ void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
   check_name(s->module, "module", "module name");
   if (strlen(s->module) > LIMIT_MODULE_NAME)
     ERR("module", "keep module names to %d characters (they prefix every file and symbol)", LIMIT_MODULE_NAME);
-  check_paths(s->headers, s->nheaders, "headers", false);
-  check_paths(s->include_dirs, s->ninclude_dirs, "include_dirs", true);
+  check_include_dirs(s);
+  check_headers(s);
   check_targets(s, nvcc_archs, n_nvcc);
   check_tuning(s);
   for (int i = 0; i < s->nreductions; i++)

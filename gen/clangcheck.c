@@ -600,12 +600,6 @@ static void record_header_files(Spec *spec, FileList *list) {
 
 /* ---- entry points ---------------------------------------------------------- */
 
-static const char **absolute_headers(const Spec *spec) {
-  const char **h = ARENA_ARRAY(const char *, spec->nheaders);
-  for (int i = 0; i < spec->nheaders; i++)
-    h[i] = spec->headers[i][0] == '/' ? spec->headers[i] : arena_printf("%s/%s", spec->dir, spec->headers[i]);
-  return h;
-}
 
 static Catalog find_all(const Decls *d, Spec *spec, bool report) {
   Catalog cat = {ARENA_ARRAY(Found, spec->ntypes)};
@@ -629,7 +623,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
     spec->reductions[i].host_reference = spec->reductions[i].op != OP_NONE;
   if (spec->nheaders == 0)
     return;
-  const char **headers = absolute_headers(spec);
+  const char *const *headers = spec->header_paths;
   Parsed host = {0}, gpu = {0};
   FileList files = {0};
   if (!parse_headers(headers, spec->nheaders, opts, false, &host)) {

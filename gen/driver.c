@@ -35,8 +35,7 @@ static void report_clash(const Spec *spec, const char *header, const char *outpu
 static void check_header_clash(const Spec *spec, const OutputSet *set) {
   const char **direct = ARENA_ARRAY(const char *, spec->nheaders);
   for (int i = 0; i < spec->nheaders; i++) {
-    const char *h = spec->headers[i];
-    direct[i] = absolute_path(h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
+    direct[i] = spec->header_paths[i];
     const char *output = output_named(spec, set, direct[i]);
     if (output)
       report_clash(spec, direct[i], output, arena_printf("headers[%d]: ", i));
@@ -172,10 +171,8 @@ int gpugen_generate(const GenOptions *o) {
   output_add_stamp(&set, arena_printf("%s.stamp", spec->module));
   /* no output may overwrite an input, whatever path leads to it */
   output_protect(&set, absolute_path(o->spec_path));
-  for (int i = 0; i < spec->nheaders; i++) {
-    const char *h = spec->headers[i];
-    output_protect(&set, h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h));
-  }
+  for (int i = 0; i < spec->nheaders; i++)
+    output_protect(&set, spec->header_paths[i]);
   for (int i = 0; i < spec->nheader_files; i++)
     output_protect(&set, spec->header_files[i]);
   int status = 0;

@@ -158,6 +158,13 @@ static int run_init(int argc, char **argv) {
   /* the header as the spec will name it: relative to the spec's directory */
   const char *in_spec = out_path ? relative_path(dir_name(absolute_path(out_path)), absolute_path(header))
                                  : display_path(absolute_path(header));
+  /* a header outside the spec's directory is named by its file name, and its
+   * directory goes into include_dirs (specs may not climb with "..") */
+  if (strncmp(in_spec, "../", 3) == 0) {
+    dirs[ndirs++] = dir_name(absolute_path(header));
+    const char *slash = strrchr(in_spec, '/');
+    in_spec = slash + 1;
+  }
   const char **dirs_in_spec = ARENA_ARRAY(const char *, ndirs + 1);
   for (int i = 0; i < ndirs; i++)
     dirs_in_spec[i] = out_path ? relative_path(dir_name(absolute_path(out_path)), dirs[i]) : display_path(dirs[i]);

@@ -233,6 +233,21 @@ PY
     fail "cli a __device__-only operator gets a note about the CPU reference" "$out"
   fi
 
+  # A header found through include_dirs (as #include "NAME" with -I would):
+  # the module builds with the fragment's include flags.
+  mkdir -p "$WORK/viainc/spec/inc"
+  printf 'typedef struct Far { int x; } Far;\n' > "$WORK/viainc/spec/inc/far_types.h"
+  printf '{"gpugen": 1, "module": "via", "headers": ["far_types.h"], "include_dirs": ["inc"], "targets": ["sm_80"], "types": [{"name": "Far", "fields": [{"name": "x", "type": "int"}]}]}\n' > "$WORK/viainc/spec/via.json"
+  local cuda_inc
+  cuda_inc=$(dirname "$(dirname "$(command -v nvcc)")")/include
+  if out=$("$GPUGEN" -o "$WORK/viainc/out" "$WORK/viainc/spec/via.json" 2>&1) &&
+     out=$(printf '#include "via.h"\n' | gcc -std=c11 -I"$cuda_inc" -I"$WORK/viainc/out" -I"$WORK/viainc/spec" \
+           -I"$WORK/viainc/spec/inc" -x c -c -o /dev/null - 2>&1); then
+    ok "cli a header found through include_dirs"
+  else
+    fail "cli a header found through include_dirs" "$out"
+  fi
+
   # gpugen init: a skeleton from a header that passes --check, and no overwriting.
   rm -f "$WORK/init.json"
   if out=$("$GPUGEN" init -o "$WORK/init.json" -I specs/include specs/usertypes.h SumSq Particle 2>&1) &&
