@@ -307,7 +307,8 @@ suite_gpu() {
     label=$(basename "$dir")
     if log=$(make -s -C "$dir" BUILD="$WORK/$label" 2>&1); then
       printf '%s\n' "$log" | grep -v '^ok'
-      n=$(printf '%s\n' "$log" | sed -n 's/^[a-z]*: \([0-9]*\) passed, 0 failed$/\1/p')
+      # one summary line per test program (reduce: test_reduce and test_segmented)
+      n=$(printf '%s\n' "$log" | sed -n 's/^[a-z]*: \([0-9]*\) passed, 0 failed$/\1/p' | awk '{s += $1} END {if (NR) print s}')
       if [ -n "$n" ]; then passed=$((passed + n)); else fail "$dir: no summary line" "$log"; fi
     else
       fail "$dir" "$log"
