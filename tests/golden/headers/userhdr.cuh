@@ -690,19 +690,20 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
 
 /* Reduces a warp's values in lane order (an ordered tree: at each step lane
  * l, a multiple of 2*offset, appends lane l+offset's range); lane 0 ends
- * with the result of lanes [0, valid). Correct for non-commutative
+ * with the result of lanes [0, valid). With WIDTH < 32, each group of WIDTH
+ * lanes does so on its own (the segmented reductions' lane groups). Correct for non-commutative
  * operators. BOUNDED: lanes from valid on are never combined, since a costly
  * operator pays for combining with its identity too: Welford's combine
  * divides 0 by the summed counts, and a zero dividend takes the IEEE
  * division's slow path. Bounding the merges of a few partials took 2 to
  * 3 us off Welford at 2^14 to 2^20 on an H100. The ordered hot loop calls
  * it unbounded, without the extra test. */
-template <class Op, bool BOUNDED = false>
-__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = 32) {
-  const int lane = threadIdx.x & 31;
+template <class Op, bool BOUNDED = false, int WIDTH = 32>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
+  const int lane = threadIdx.x & (WIDTH - 1);
 #pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset);
+  for (int offset = 1; offset < WIDTH; offset *= 2) {
+    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
   }

@@ -148,7 +148,9 @@ extern "C" cudaError_t seg_total(const int8_t *d_in, size_t n, long long *d_out,
   return cudaGetLastError();
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<long long>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_total_segmented_kernel(const int8_t *in, seg::detail::csr_offsets<long long> offsets, long long *out,
                            long long *partials, unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
@@ -157,7 +159,9 @@ seg_total_segmented_kernel(const int8_t *in, seg::detail::csr_offsets<long long>
       in, offsets, out, partials, flags, tag);
 }
 
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<long long>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_total_rows_kernel(const int8_t *in, seg::detail::row_offsets offsets, long long *out, long long *partials,
                       unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
@@ -299,7 +303,9 @@ extern "C" cudaError_t seg_best(const float *d_in, size_t n, seg_best_result *d_
   return cudaGetLastError();
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<seg_best_result>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_best_segmented_kernel(const float *in, seg::detail::csr_offsets<int> offsets, seg_best_result *out,
                            seg_best_result *partials, unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
@@ -308,7 +314,9 @@ seg_best_segmented_kernel(const float *in, seg::detail::csr_offsets<int> offsets
       in, offsets, out, partials, flags, tag);
 }
 
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<seg_best_result>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_best_rows_kernel(const float *in, seg::detail::row_offsets offsets, seg_best_result *out, seg_best_result *partials,
                       unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
@@ -450,7 +458,9 @@ extern "C" cudaError_t seg_lo(const Welford *d_in, size_t n, Welford *d_out, voi
   return cudaGetLastError();
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_lo_segmented_kernel(const Welford *in, seg::detail::csr_offsets<long long> offsets, Welford *out,
                            Welford *partials, unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
@@ -459,7 +469,9 @@ seg_lo_segmented_kernel(const Welford *in, seg::detail::csr_offsets<long long> o
       in, offsets, out, partials, flags, tag);
 }
 
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_lo_rows_kernel(const Welford *in, seg::detail::row_offsets offsets, Welford *out, Welford *partials,
                       unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
@@ -660,7 +672,9 @@ extern "C" cudaError_t seg_maxsub(const int *d_in, size_t n, MaxSub *d_out, void
   return cudaGetLastError();
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<MaxSub>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_maxsub_segmented_kernel(const int *in, seg::detail::csr_offsets<int> offsets, MaxSub *out,
                            MaxSub *partials, unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
@@ -669,7 +683,9 @@ seg_maxsub_segmented_kernel(const int *in, seg::detail::csr_offsets<int> offsets
       in, offsets, out, partials, flags, tag);
 }
 
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<MaxSub>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_maxsub_rows_kernel(const int *in, seg::detail::row_offsets offsets, MaxSub *out, MaxSub *partials,
                       unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
@@ -811,7 +827,9 @@ extern "C" cudaError_t seg_variance(const float *d_in, size_t n, Welford *d_out,
   return cudaGetLastError();
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_variance_segmented_kernel(const float *in, seg::detail::csr_offsets<long long> offsets, Welford *out,
                            Welford *partials, unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
@@ -820,7 +838,9 @@ seg_variance_segmented_kernel(const float *in, seg::detail::csr_offsets<long lon
       in, offsets, out, partials, flags, tag);
 }
 
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::segment_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                seg::detail::tuned_min_blocks))
 seg_variance_rows_kernel(const float *in, seg::detail::row_offsets offsets, Welford *out, Welford *partials,
                       unsigned long long *flags, unsigned long long tag) {
   seg::detail::reduce_segments<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,

@@ -728,19 +728,20 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
 
 /* Reduces a warp's values in lane order (an ordered tree: at each step lane
  * l, a multiple of 2*offset, appends lane l+offset's range); lane 0 ends
- * with the result of lanes [0, valid). Correct for non-commutative
+ * with the result of lanes [0, valid). With WIDTH < 32, each group of WIDTH
+ * lanes does so on its own (the segmented reductions' lane groups). Correct for non-commutative
  * operators. BOUNDED: lanes from valid on are never combined, since a costly
  * operator pays for combining with its identity too: Welford's combine
  * divides 0 by the summed counts, and a zero dividend takes the IEEE
  * division's slow path. Bounding the merges of a few partials took 2 to
  * 3 us off Welford at 2^14 to 2^20 on an H100. The ordered hot loop calls
  * it unbounded, without the extra test. */
-template <class Op, bool BOUNDED = false>
-__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = 32) {
-  const int lane = threadIdx.x & 31;
+template <class Op, bool BOUNDED = false, int WIDTH = 32>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
+  const int lane = threadIdx.x & (WIDTH - 1);
 #pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset);
+  for (int offset = 1; offset < WIDTH; offset *= 2) {
+    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
   }
@@ -1119,21 +1120,29 @@ namespace detail {
 
 /* ---- segmented reductions ---- */
 
-/* Segment s is in[at(s), at(s + 1)); first_from(pos) is the first s in
- * [0, count] with at(s) >= pos (the offsets do not decrease). CSR offsets
- * are read from memory; rows of one length are computed. */
+/* Segment s is in[at(s), at(s + 1)); first_from<BLOCK>(pos) is the first s
+ * in [0, count] with at(s) >= pos (the offsets do not decrease; every
+ * thread of the block calls it). CSR offsets are read from memory; rows of
+ * one length are computed. */
 template <class OFF> struct csr_offsets {
   const OFF *p;
   size_t count; /* segments; p holds count + 1 entries */
   __device__ __forceinline__ size_t at(size_t s) const { return static_cast<size_t>(ldg(p + s)); }
-  __device__ __forceinline__ size_t first_from(size_t pos) const {
+  /* A search by the whole block: each round the threads probe BLOCK evenly
+   * spaced offsets at once, so 2^28 segments take 4 rounds of one load
+   * each instead of 28 dependent loads. */
+  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos) const {
     size_t lo = 0, hi = count; /* the answer is in [lo, hi] */
     while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (at(mid) < pos)
-        lo = mid + 1;
-      else
-        hi = mid;
+      const size_t step = ceil_div(hi - lo, BLOCK), probe = lo + threadIdx.x * step;
+      const size_t below = (size_t)__syncthreads_count(probe < hi && at(probe) < pos);
+      if (below == 0) {
+        hi = lo;
+      } else { /* the answer is past the last probe below pos, up to the next probe */
+        const size_t next = lo + below * step;
+        lo = lo + (below - 1) * step + 1;
+        hi = next < hi ? next : hi;
+      }
     }
     return lo;
   }
@@ -1144,7 +1153,7 @@ struct row_offsets {
   size_t length; /* elements per row */
   size_t count;  /* rows */
   __device__ __forceinline__ size_t at(size_t s) const { return s * length; }
-  __device__ __forceinline__ size_t first_from(size_t pos) const {
+  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos) const {
     const size_t s = length ? ceil_div(pos, length) : count;
     return s < count ? s : count;
   }
@@ -1154,44 +1163,194 @@ struct row_offsets {
   }
 };
 
-/* Segment pieces up to thread_max elements are folded by one thread, up to
- * warp_max by one warp, longer ones by the whole block; a block gets at
- * least chunk_min elements (small inputs use fewer blocks). In bytes of
- * input: 32, 8 KiB and 32 KiB. */
-__host__ __device__ constexpr size_t segment_thread_max(size_t size) { return size < 32 ? 32 / size : 1; }
-__host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 8192 / 64 ? 8192 / size : 64; }
+/* How a segment is reduced, by its length in elements: by one thread up to
+ * thread_max (32 bytes of input), by a group of 8 lanes up to group_max (8
+ * x 32 bytes), by a warp up to warp_max (32 KiB), else by the whole block.
+ * A block gets at least chunk_min elements (32 KiB: small inputs use fewer
+ * blocks). Per lane at most 8 elements, or 64 bytes, are loaded at once. */
+constexpr int segment_group = 8;
+__host__ __device__ constexpr int segment_per_lane(size_t size) { return clamp_int((int)(32 / size), 1, 8); }
+__host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)segment_per_lane(size); }
+__host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * segment_thread_max(size); }
+__host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
+__host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int((int)(64 / size), 1, 8); }
 
-/* One thread's sequential fold of in[begin, end), indices from first_index
- * (the CPU reference's order). */
-template <class Op>
-__device__ __forceinline__ typename Op::acc_type reduce_piece_thread(const typename Op::input_type *in, size_t begin,
-                                                                      size_t end, size_t first_index) {
+/* The segmented kernels wait on memory more than the flat one (short
+ * segments, dependent offset loads), so with accumulators of up to 8 bytes
+ * they ask for 768 threads per SM (80 registers: no spills for int or float
+ * sums with sm_90); larger accumulators keep the spec's tuning, since
+ * capping their registers spills. */
+template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
+  return sizeof(ACC) <= 8 && 768 / block > tuned_min_blocks ? 768 / block : tuned_min_blocks;
+}
+
+/* What one lane of a group of G folds from a piece of len <= G * PER
+ * elements: every G-th element for commutative operators, a run of
+ * consecutive ones for ordered ones. Every load is issued before the first
+ * fold. Returns the number of lanes that saw elements in *valid. */
+template <class Op, int G, int PER>
+__device__ __forceinline__ typename Op::acc_type fold_lane_bounded(const typename Op::input_type *in, size_t len,
+                                                                    int *valid) {
+  typedef typename Op::input_type T;
+  const size_t lane = threadIdx.x & (G - 1);
+  const size_t run = Op::commutative || len == 0 ? 1 : ceil_div(len, G);
+  const size_t first = Op::commutative ? lane : lane * run, step = Op::commutative ? G : 1;
+  *valid = (int)(Op::commutative ? (len < G ? len : G) : ceil_div(len, run));
+  T x[PER];
+#pragma unroll
+  for (int k = 0; k < PER; ++k)
+    if (first + k * step < len && (Op::commutative || (size_t)k < run))
+      x[k] = ldg(in + first + k * step);
   typename Op::acc_type acc = Op::identity();
-  for (size_t i = begin; i < end; ++i)
-    acc = Op::fold(acc, ldg(in + i), first_index + (i - begin));
+#pragma unroll
+  for (int k = 0; k < PER; ++k)
+    if (first + k * step < len && (Op::commutative || (size_t)k < run))
+      acc = Op::fold(acc, x[k], first + k * step);
   return acc;
 }
 
-/* One warp's reduction of in[begin, end), end > begin: lane-strided for
- * commutative operators, consecutive runs per lane for ordered ones. Lanes
- * that saw nothing are left out; the result is in lane 0. */
-template <class Op>
-__device__ __forceinline__ typename Op::acc_type reduce_piece_warp(const typename Op::input_type *in, size_t begin,
-                                                                    size_t end, size_t first_index) {
+/* One pass over the block's segments [s_begin, s_end) with groups of G
+ * lanes: each group takes B segments a round and reduces those whose length
+ * is in [lo, hi] (hi <= G * PER), their loads all in flight together.
+ * Returns whether some segment is longer than hi (in every thread). */
+template <class Op, int BLOCK, int G, int PER, int B, class Offsets>
+__device__ __forceinline__ bool reduce_segments_bounded(const typename Op::input_type *in, const Offsets &offsets,
+                                                        typename Op::acc_type *out, size_t s_begin, size_t s_end,
+                                                        size_t lo, size_t hi) {
   typedef typename Op::acc_type A;
-  const int lane = threadIdx.x & 31;
-  const size_t len = end - begin;
-  A acc = Op::identity();
+  constexpr int GROUPS = BLOCK / G;
+  const int group = threadIdx.x / G, lane = threadIdx.x & (G - 1);
+  bool longer = false;
+  for (size_t window = s_begin; window < s_end; window += (size_t)GROUPS * B) {
+    size_t begin[B], len[B];
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      const size_t s = window + (size_t)b * GROUPS + group;
+      begin[b] = len[b] = 0;
+      if (s < s_end) {
+        const size_t first = offsets.at(s), end = offsets.at(s + 1), l = end > first ? end - first : 0;
+        longer = longer || l > hi;
+        begin[b] = first;
+        len[b] = l >= lo && l <= hi ? l : (size_t)-1; /* -1: not this pass's */
+      }
+    }
+    A acc[B];
+    int valid[B];
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+      acc[b] = fold_lane_bounded<Op, G, PER>(in + begin[b], len[b] == (size_t)-1 ? 0 : len[b], &valid[b]);
+    if constexpr (G > 1)
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+        acc[b] = warp_reduce<Op, true, G>(acc[b], valid[b]);
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      const size_t s = window + (size_t)b * GROUPS + group;
+      if (lane == 0 && s < s_end && len[b] != (size_t)-1)
+        out[s] = acc[b];
+    }
+  }
+  return __syncthreads_or(longer);
+}
+
+/* One warp's reduction of in[0, len), len > 0, up to warp_max elements.
+ * Commutative operators: with the flat read plan where the piece can be
+ * aligned (a head of up to 15 elements, groups of U elements in VEC 16-byte
+ * loads, lane-strided, up to 128 bytes or 16 elements in flight per lane,
+ * and a tail; the
+ * head and tail one element a lane), else element by element, lane-strided
+ * with LOADS loads in flight; up to four chains per lane. Ordered ones: a
+ * run of consecutive elements per lane. Lanes and chains that saw nothing
+ * are left out; the result is in lane 0. */
+template <class Op, int U, int VEC>
+__device__ __forceinline__ typename Op::acc_type reduce_piece_warp(const typename Op::input_type *in, size_t len) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr int LOADS = segment_loads(sizeof(T)), CHAINS = LOADS < 4 ? LOADS : 4;
+  const size_t lane = threadIdx.x & 31;
+  size_t head = 0;
+  if constexpr (Op::commutative && U > 0) {
+    if (vector_head(in, sizeof(T), len, &head)) {
+      /* up to 128 bytes and 16 elements in flight (registers) */
+      constexpr int G_LOADS = clamp_int(128 / (16 * VEC) < 16 / U ? 128 / (16 * VEC) : 16 / U, 1, 8);
+      constexpr int G_CHAINS = G_LOADS < 4 ? G_LOADS : 4;
+      const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
+      const T *p = in + head;
+      A acc[G_CHAINS];
+#pragma unroll
+      for (int c = 0; c < G_CHAINS; ++c)
+        acc[c] = Op::identity();
+      for (size_t g = lane; g < groups; g += 32 * G_LOADS) {
+        T x[G_LOADS][U];
+#pragma unroll
+        for (int k = 0; k < G_LOADS; ++k)
+          if (g + 32 * k < groups)
+            load_group<T, U, VEC, true>(p, g + 32 * k, x[k]);
+#pragma unroll
+        for (int k = 0; k < G_LOADS; ++k)
+          if (g + 32 * k < groups)
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+              acc[k % G_CHAINS] = Op::fold(acc[k % G_CHAINS], x[k][u], head + (g + 32 * k) * U + u);
+      }
+      A v = acc[0];
+#pragma unroll
+      for (int c = 1; c < G_CHAINS; ++c)
+        if (lane + 32 * c < groups)
+          v = Op::combine(v, acc[c]);
+      bool any = lane < groups;
+      if (lane < head) {
+        const A h = Op::fold(Op::identity(), ldg(in + lane), lane);
+        v = any ? Op::combine(v, h) : h;
+        any = true;
+      }
+      if (lane < tail) {
+        const A t = Op::fold(Op::identity(), ldg(in + tail_begin + lane), tail_begin + lane);
+        v = any ? Op::combine(v, t) : t;
+      }
+      size_t valid = groups > head ? groups : head;
+      valid = valid > tail ? valid : tail;
+      return warp_reduce<Op, true>(v, valid < 32 ? (int)valid : 32);
+    }
+  }
   if constexpr (Op::commutative) {
-    for (size_t i = lane; i < len; i += 32)
-      acc = Op::fold(acc, ldg(in + begin + i), first_index + i);
-    return warp_reduce<Op, true>(acc, len < 32 ? (int)len : 32);
+    A acc[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c)
+      acc[c] = Op::identity();
+    for (size_t i = lane; i < len; i += 32 * LOADS) {
+      T x[LOADS];
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + 32 * k < len)
+          x[k] = ldg(in + i + 32 * k);
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + 32 * k < len)
+          acc[k % CHAINS] = Op::fold(acc[k % CHAINS], x[k], i + 32 * k);
+    }
+    A v = acc[0];
+#pragma unroll
+    for (int c = 1; c < CHAINS; ++c)
+      if (lane + 32 * c < len)
+        v = Op::combine(v, acc[c]);
+    return warp_reduce<Op, true>(v, len < 32 ? (int)len : 32);
   } else {
     const size_t run = ceil_div(len, 32);
     const size_t first = lane * run, last = first + run < len ? first + run : len;
-    for (size_t i = first; i < last; ++i)
-      acc = Op::fold(acc, ldg(in + begin + i), first_index + i);
+    A acc = Op::identity();
+    for (size_t i = first; i < last; i += LOADS) {
+      T x[LOADS];
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k < last)
+          x[k] = ldg(in + i + k);
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k < last)
+          acc = Op::fold(acc, x[k], i + k);
+    }
     return warp_reduce<Op, true>(acc, (int)ceil_div(len, run));
   }
 }
@@ -1264,7 +1423,8 @@ __device__ __forceinline__ void reduce_segments(const typename Op::input_type *i
                                                 unsigned long long *flags, unsigned long long tag) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
-  constexpr size_t THREAD_MAX = segment_thread_max(sizeof(T)), WARP_MAX = segment_warp_max(sizeof(T));
+  constexpr size_t THREAD_MAX = segment_thread_max(sizeof(T)), GROUP_MAX = segment_group_max(sizeof(T));
+  constexpr size_t WARP_MAX = segment_warp_max(sizeof(T));
   constexpr int WARPS = BLOCK / 32;
   __shared__ A scratch[32];
   __shared__ unsigned int big[WARPS];
@@ -1278,8 +1438,8 @@ __device__ __forceinline__ void reduce_segments(const typename Op::input_type *i
   if (b >= active)
     return;
   const size_t r0 = base + b * chunk, r1 = b + 1 == active ? base + n : r0 + chunk;
-  const size_t s_begin = b == 0 ? 0 : offsets.first_from(r0);
-  size_t s_end = b + 1 == active ? count : offsets.first_from(r1);
+  const size_t s_begin = b == 0 ? 0 : offsets.template first_from<BLOCK>(r0);
+  size_t s_end = b + 1 == active ? count : offsets.template first_from<BLOCK>(r1);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   if (b > 0) { /* the piece of the segment that crosses in from the left */
@@ -1305,30 +1465,28 @@ __device__ __forceinline__ void reduce_segments(const typename Op::input_type *i
     if (crossing_out)
       s_end--;
   }
-  /* pieces of thread_max elements or fewer (empty segments too), one per thread */
-  bool warp_sized = false, block_sized = false;
-  for (size_t s = s_begin + threadIdx.x; s < s_end; s += BLOCK) {
-    const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
-    const size_t len = end_at > begin ? end_at - begin : 0;
-    if (len <= THREAD_MAX)
-      out[s] = reduce_piece_thread<Op>(in, begin, begin + len, 0);
-    else if (len <= WARP_MAX)
-      warp_sized = true;
-    else
-      block_sized = true;
-  }
-  if (__syncthreads_or(warp_sized)) {
+  /* thread-sized pieces (empty segments too), then lane groups, warps and
+   * the block, each pass only when the one before saw longer segments */
+  constexpr int PER = segment_per_lane(sizeof(T));
+  bool block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, 4>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
+  if (block_sized)
+    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, 2>(in, offsets, out, s_begin, s_end,
+                                                                            THREAD_MAX + 1, GROUP_MAX);
+  if (block_sized) {
+    bool longer = false;
     for (size_t s = s_begin + warp; s < s_end; s += WARPS) {
       const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
       const size_t len = end_at > begin ? end_at - begin : 0;
-      if (len > THREAD_MAX && len <= WARP_MAX) {
-        A v = reduce_piece_warp<Op>(in, begin, end_at, 0);
+      longer = longer || len > WARP_MAX;
+      if (len > GROUP_MAX && len <= WARP_MAX) {
+        A v = reduce_piece_warp<Op, U, VEC>(in + begin, len);
         if (lane == 0)
           out[s] = v;
       }
     }
+    block_sized = __syncthreads_or(longer);
   }
-  if (__syncthreads_or(block_sized)) {
+  if (block_sized) {
     for (size_t window = s_begin; window < s_end; window += BLOCK) {
       const size_t s = window + threadIdx.x;
       bool mine = false;
