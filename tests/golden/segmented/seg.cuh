@@ -1470,7 +1470,7 @@ __device__ __forceinline__ void reduce_segments(const typename Op::input_type *i
   constexpr int PER = segment_per_lane(sizeof(T));
   bool block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, 4>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
   if (block_sized)
-    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, 2>(in, offsets, out, s_begin, s_end,
+    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, 4>(in, offsets, out, s_begin, s_end,
                                                                             THREAD_MAX + 1, GROUP_MAX);
   if (block_sized) {
     bool longer = false;
