@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-#include "bench.cuh"
+#include "benchseg.cuh"
 
 #define CUDA_CHECK(call)                                                                   \
   do {                                                                                     \
@@ -110,7 +110,7 @@ static bool same(float a, float b) { return near(a, b); }
 static bool same(const Welford &a, const Welford &b) {
   return near(a.n, b.n) && near(a.mean, b.mean) && near(a.m2, b.m2);
 }
-static bool same(const MaxSub &a, const MaxSub &b) { return bench::bits_equal(a, b); }
+static bool same(const MaxSub &a, const MaxSub &b) { return benchseg::bits_equal(a, b); }
 
 // The outputs of two forms agree on every segment.
 template <class A> static bool agree(const A *d_a, const A *d_b, size_t count) {
@@ -165,8 +165,8 @@ static void all_cases(const char *shape, size_t n, size_t count, size_t row_leng
   const cudaStream_t s = 0;
   const size_t tb = temp_size;
   one<int, int>("int32", shape, b.i_in, n, b.off, count, row_length, b,
-      [&](const int *in, const long long *off, size_t c, int *o) { return bench_isum_segmented(in, off, c, o, d_temp, tb, s); },
-      [&](const int *in, size_t r, size_t l, int *o) { return bench_isum_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const int *in, const long long *off, size_t c, int *o) { return benchseg_isum_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const int *in, size_t r, size_t l, int *o) { return benchseg_isum_rows(in, r, l, o, d_temp, tb, s); },
       [&](const int *in, const long long *off, size_t c, int *o) {
         size_t t = tb;
         return cub::DeviceSegmentedReduce::Sum(d_temp, t, in, o, (int)c, off, off + 1, s);
@@ -182,8 +182,8 @@ static void all_cases(const char *shape, size_t n, size_t count, size_t row_leng
       },
       true);
   one<float, float>("float", shape, b.f_in, n, b.off, count, row_length, b,
-      [&](const float *in, const long long *off, size_t c, float *o) { return bench_fsum_segmented(in, off, c, o, d_temp, tb, s); },
-      [&](const float *in, size_t r, size_t l, float *o) { return bench_fsum_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const float *in, const long long *off, size_t c, float *o) { return benchseg_fsum_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const float *in, size_t r, size_t l, float *o) { return benchseg_fsum_rows(in, r, l, o, d_temp, tb, s); },
       [&](const float *in, const long long *off, size_t c, float *o) {
         size_t t = tb;
         return cub::DeviceSegmentedReduce::Sum(d_temp, t, in, o, (int)c, off, off + 1, s);
@@ -199,8 +199,8 @@ static void all_cases(const char *shape, size_t n, size_t count, size_t row_leng
       },
       true);
   one<float, Welford>("welford", shape, b.f_in, n, b.off, count, row_length, b,
-      [&](const float *in, const long long *off, size_t c, Welford *o) { return bench_welford_segmented(in, off, c, o, d_temp, tb, s); },
-      [&](const float *in, size_t r, size_t l, Welford *o) { return bench_welford_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const float *in, const long long *off, size_t c, Welford *o) { return benchseg_welford_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const float *in, size_t r, size_t l, Welford *o) { return benchseg_welford_rows(in, r, l, o, d_temp, tb, s); },
       [&](const float *in, const long long *off, size_t c, Welford *o) {
         size_t t = tb;
         auto x = thrust::make_transform_iterator(in, ToWelford{});
@@ -220,8 +220,8 @@ static void all_cases(const char *shape, size_t n, size_t count, size_t row_leng
       },
       true);
   one<int, MaxSub>("maxsub", shape, b.i_in, n, b.off, count, row_length, b,
-      [&](const int *in, const long long *off, size_t c, MaxSub *o) { return bench_maxsub_segmented(in, off, c, o, d_temp, tb, s); },
-      [&](const int *in, size_t r, size_t l, MaxSub *o) { return bench_maxsub_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const int *in, const long long *off, size_t c, MaxSub *o) { return benchseg_maxsub_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const int *in, size_t r, size_t l, MaxSub *o) { return benchseg_maxsub_rows(in, r, l, o, d_temp, tb, s); },
       [&](const int *, const long long *, size_t, MaxSub *) { return cudaSuccess; },
       [&](const int *, size_t, size_t, MaxSub *) { return cudaSuccess; }, false);
 }

@@ -1164,8 +1164,9 @@ struct row_offsets {
 };
 
 /* How a segment is reduced, by its length in elements: by one thread up to
- * thread_max (32 bytes of input), by a group of 8 lanes up to group_max (8
- * x 32 bytes), by a warp up to warp_max (32 KiB), else by the whole block.
+ * thread_max (8 elements and 32 bytes of input), by a group of 8 lanes up to
+ * group_max (8 times that), by a warp up to warp_max (32 KiB), else by the
+ * whole block.
  * A block gets at least chunk_min elements (32 KiB: small inputs use fewer
  * blocks). Per lane at most 8 elements, or 64 bytes, are loaded at once. */
 constexpr int segment_group = 8;
