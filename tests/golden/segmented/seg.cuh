@@ -1408,16 +1408,16 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(const typena
 
 /* All segments in one launch. The elements [at(0), at(count)) are split into
  * equal chunks, one per block (whole rows for row_offsets where a row fits),
- * and block b owns the segments that begin in its chunk. It first reduces
- * the piece of the segment that crosses into its chunk from the left, if
- * any, and publishes it as partials[b] with its flag (the flat reduction's
- * tag protocol). Then it reduces its own segments: pieces of up to
- * thread_max elements one per thread, up to warp_max one per warp, longer
- * ones with the whole block, each with the flat read plan. The last owned
- * segment may run past the chunk: its owner merges the partials of the
- * blocks it covers, in block order, after its own piece. Blocks only wait
- * for higher blocks, which publish before they wait, and the grid never
- * exceeds what the device holds at once. */
+ * and block b owns the segments that begin in its chunk; it reduces them:
+ * pieces of up to thread_max elements one per thread, up to warp_max one per
+ * warp, longer ones with the whole block, each with the flat read plan. A
+ * segment that runs past its owner's chunk is split: its owner and every
+ * block it runs through publish their pieces as partials[b] with a flag (the
+ * flat reduction's tag protocol, at most one partial per block), and the
+ * block where it ends merges them in block order before its own piece.
+ * Blocks only wait for lower blocks, which the device dispatches first, so
+ * no set of waiting blocks can hold every slot while the blocks they wait
+ * for are not resident (two grids at once on two streams included). */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Offsets>
 __device__ __forceinline__ void reduce_segments(const typename Op::input_type *in, const Offsets offsets,
                                                 typename Op::acc_type *out, typename Op::acc_type *partials,
@@ -1443,12 +1443,15 @@ __device__ __forceinline__ void reduce_segments(const typename Op::input_type *i
   size_t s_end = b + 1 == active ? count : offsets.template first_from<BLOCK>(r1);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  if (b > 0) { /* the piece of the segment that crosses in from the left */
-    const size_t crossing_end = offsets.at(s_begin);
-    if (crossing_end > r0) {
-      const size_t end = crossing_end < r1 ? crossing_end : r1;
-      A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, r0, end, r0 - offsets.at(s_begin - 1),
-                                                                       scratch);
+  /* The last owned segment, when it runs past the chunk, is finished by the
+   * last block it covers: publish this block's piece of it (partials[b]). */
+  bool crossing_out = false;
+  if (s_end > s_begin) {
+    const size_t out_begin = offsets.at(s_end - 1);
+    crossing_out = offsets.at(s_end) > r1;
+    if (crossing_out) {
+      s_end--;
+      A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, out_begin, r1, 0, scratch);
       if (threadIdx.x == 0) {
         partials[b] = v;
         __threadfence();
@@ -1456,15 +1459,27 @@ __device__ __forceinline__ void reduce_segments(const typename Op::input_type *i
       }
     }
   }
-  /* the last owned segment, when it runs past the chunk, is reduced last */
-  bool crossing_out = false;
-  size_t out_begin = 0, out_end = 0;
-  if (s_end > s_begin) {
-    out_begin = offsets.at(s_end - 1);
-    out_end = offsets.at(s_end);
-    crossing_out = out_end > r1;
-    if (crossing_out)
-      s_end--;
+  /* The segment that crosses in from the left: a block it runs through
+   * publishes its piece; the block where it ends merges the lower blocks'
+   * pieces (below), so blocks only ever wait for lower blocks. */
+  bool crossing_in_ends = false;
+  size_t in_segment = 0, in_owner = 0;
+  A in_piece = Op::identity();
+  if (b > 0) {
+    const size_t crossing_end = offsets.at(s_begin);
+    if (crossing_end > r0) {
+      in_segment = s_begin - 1;
+      const size_t in_begin = offsets.at(in_segment);
+      in_owner = (in_begin - base) / chunk;
+      crossing_in_ends = crossing_end <= r1;
+      in_piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
+          in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);
+      if (!crossing_in_ends && threadIdx.x == 0) { /* runs through: no owned segment, no crossing_out */
+        partials[b] = in_piece;
+        __threadfence();
+        *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
+      }
+    }
   }
   /* thread-sized pieces (empty segments too), then lane groups, warps and
    * the block, each pass only when the one before saw longer segments */
@@ -1511,12 +1526,11 @@ __device__ __forceinline__ void reduce_segments(const typename Op::input_type *i
       __syncthreads(); /* big[] is rewritten by the next window */
     }
   }
-  if (crossing_out) { /* own piece, then the partials of the blocks it covers, in order */
-    A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, out_begin, r1, 0, scratch);
-    const size_t last_block = (out_end - 1 - base) / chunk;
-    A rest = merge_partials<Op, BLOCK>(partials + b + 1, flags + b + 1, tag, (unsigned int)(last_block - b), scratch);
+  if (crossing_in_ends) { /* the lower blocks' pieces in block order, then this block's */
+    const A lower = merge_partials<Op, BLOCK>(partials + in_owner, flags + in_owner, tag,
+                                              (unsigned int)(b - in_owner), scratch);
     if (threadIdx.x == 0)
-      out[s_end] = Op::combine(v, rest);
+      out[in_segment] = Op::combine(lower, in_piece);
   }
 }
 
