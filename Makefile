@@ -72,6 +72,8 @@ demo: all
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT) MODULE=mytypes
 	./gpugen -v -o $(DEMO_OUT)/maxsub examples/maxsub/maxsub.json
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/maxsub MODULE=maxsub maxsub
+	./gpugen -v -o $(DEMO_OUT)/rowstats examples/rowstats/rowstats.json
+	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/rowstats MODULE=rowstats rowstats
 
 $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)

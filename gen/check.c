@@ -469,6 +469,8 @@ static void check_identity_value(const Value *v, const TypeRef *r, bool is_array
 }
 
 static void check_reduction(Spec *s, Reduction *r) {
+  if (r->has_offset_type && !r->segmented)
+    ERR(arena_printf("%s.offset_type", r->path), "only segmented reductions take offsets; add \"segmented\": true");
   bool in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
   bool acc_ok = true;
   if (r->has_accumulator)

@@ -243,6 +243,11 @@ void emit_reduce_device(const Spec *spec, Buf *b) {
     return;
   buf_put(b, "\n/* ---- reductions ---- */\n");
   template_emit(b, "reduce.cuh.tmpl", "machinery", NULL);
+  for (int i = 0; i < spec->nreductions; i++)
+    if (spec->reductions[i].segmented) {
+      template_emit(b, "reduce.cuh.tmpl", "segmented_machinery", NULL);
+      break;
+    }
   buf_put(b, "\nnamespace detail {\n");
   emit_tuning_constants(b, spec);
   emit_struct_ops(b, spec);
@@ -263,6 +268,25 @@ void emit_reduce_device_api(const Spec *spec, Buf *b) {
 
 /* ---- <module>.h -------------------------------------------------------------- */
 
+/* Segment i is d_in[d_offsets[i], d_offsets[i + 1]); row i is
+ * d_in[i * row_length, (i + 1) * row_length). */
+static void emit_segmented_declarations(const Spec *spec, const Reduction *r, Buf *b) {
+  const char *m = spec->module, *in = type_c_spelling(&r->input), *acc = type_c_spelling(&r->accumulator);
+  const char *off = scalar_info[r->offset].c_spelling;
+  buf_printf(b, "size_t %s_%s_segmented_temp_bytes(size_t num_segments);\n", m, r->name);
+  buf_printf(b, "cudaError_t %s_%s_segmented(const %s *d_in, const %s *d_offsets, size_t num_segments,\n"
+                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, in, off, acc);
+  if (r->host_reference)
+    buf_printf(b, "void %s_%s_segmented_host(const %s *h_in, const %s *h_offsets, size_t num_segments, %s *h_out);\n",
+               m, r->name, in, off, acc);
+  buf_printf(b, "size_t %s_%s_rows_temp_bytes(size_t num_rows, size_t row_length);\n", m, r->name);
+  buf_printf(b, "cudaError_t %s_%s_rows(const %s *d_in, size_t num_rows, size_t row_length,\n"
+                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, in, acc);
+  if (r->host_reference)
+    buf_printf(b, "void %s_%s_rows_host(const %s *h_in, size_t num_rows, size_t row_length, %s *h_out);\n", m,
+               r->name, in, acc);
+}
+
 void emit_reduce_declarations(const Spec *spec, Buf *b) {
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
@@ -276,6 +300,8 @@ void emit_reduce_declarations(const Spec *spec, Buf *b) {
                   "    cudaStream_t stream);\n", m, r->name, in, acc);
     if (r->host_reference)
       buf_printf(b, "%s %s_%s_host(const %s *h_in, size_t n);\n", acc, m, r->name, in);
+    if (r->segmented)
+      emit_segmented_declarations(spec, r, b);
   }
 }
 
@@ -302,11 +328,16 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
                                     : arena_printf("%d-byte elements are read element by element with ldg (a group "
                                                    "of whole elements in 16-byte words would take %d bytes of registers)",
                                                    p.size, p.group),
+                        "OFF", scalar_info[r->offset].spelling,
                         "ORDER", r->commutative ? "commutative: each lane keeps K accumulators (independent chains)"
                                                 : "ordered: lanes take consecutive groups and every merge keeps input order",
                         NULL};
     template_emit(b, "reduce.cuh.tmpl", "kernel", kv);
+    if (r->segmented)
+      template_emit(b, "reduce.cuh.tmpl", "segmented", kv);
     if (r->host_reference)
       template_emit(b, "reduce.cuh.tmpl", "host_reference", kv);
+    if (r->segmented && r->host_reference)
+      template_emit(b, "reduce.cuh.tmpl", "segmented_host_reference", kv);
   }
 }

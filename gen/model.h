@@ -122,6 +122,9 @@ typedef struct {
   bool commutative;
   bool malformed;       /* not a JSON object; spec.c reported it */
   bool host_reference;  /* operators also run on the host: emit M_R_host (clangcheck.c) */
+  bool segmented;       /* "segmented": also emit M_R_segmented and M_R_rows */
+  ScalarKind offset;    /* "offset_type" of M_R_segmented: SC_LLONG (default) or SC_INT */
+  bool has_offset_type; /* "offset_type" given */
   ReadPlan read;        /* filled by layout.c */
 } Reduction;
 

@@ -193,14 +193,15 @@ static OpKind op_lookup(const char *name) {
 
 static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   static const char *const keys[] = {"name", "input", "accumulator", "op", "fold", "combine",
-                                     "identity", "commutative", "description"};
+                                     "identity", "commutative", "segmented", "offset_type", "description"};
   r->path = path;
   r->commutative = true;
+  r->offset = SC_LLONG;
   if (!expect(j, cJSON_IsObject(j), path, "an object")) {
     r->malformed = true;
     return;
   }
-  check_keys(j, path, keys, 9);
+  check_keys(j, path, keys, 11);
   r->name = get_string(j, "name", path, true);
   r->input.spelling = get_string(j, "input", path, true);
   r->accumulator.spelling = get_string(j, "accumulator", path, false);
@@ -223,6 +224,19 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   const cJSON *c = member(j, "commutative");
   if (c && expect(c, cJSON_IsBool(c), member_path(path, "commutative"), "true or false"))
     r->commutative = cJSON_IsTrue(c);
+  const cJSON *seg = member(j, "segmented");
+  if (seg && expect(seg, cJSON_IsBool(seg), member_path(path, "segmented"), "true or false"))
+    r->segmented = cJSON_IsTrue(seg);
+  const char *offset = get_string(j, "offset_type", path, false);
+  if (offset) {
+    r->has_offset_type = true;
+    if (strcmp(offset, "long long") == 0)
+      r->offset = SC_LLONG;
+    else if (strcmp(offset, "int") == 0)
+      r->offset = SC_INT;
+    else
+      ERR(member_path(path, "offset_type"), "'%s' is not an offset type (\"long long\" or \"int\")", offset);
+  }
 }
 
 static void parse_tuning_entry(TuningEntry *e, const cJSON *j, const char *path) {

@@ -275,7 +275,7 @@ suite_compile() {
   local names_spec=$WORK/names.json
   if ! log=$(python3 tests/compile/names.py "$GPUGEN" "$names_spec" 2>&1); then fail "compile names.py" "$log"; fi
   echo "     $log"
-  for spec in specs/mytypes.json examples/maxsub/maxsub.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json examples/rowstats/rowstats.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
     name=$(basename "$spec" .json)
     out=$WORK/compile/$name/out
     work=$WORK/compile/$name/work
@@ -654,7 +654,8 @@ suite_gpu() {
     label=$(basename "$dir")
     if log=$(make -s -C "$dir" BUILD="$WORK/$label" 2>&1); then
       printf '%s\n' "$log" | grep -v '^ok'
-      n=$(printf '%s\n' "$log" | sed -n 's/^[a-z]*: \([0-9]*\) passed, 0 failed$/\1/p')
+      # one summary line per test program (reduce: test_reduce and test_segmented)
+      n=$(printf '%s\n' "$log" | sed -n 's/^[a-z]*: \([0-9]*\) passed, 0 failed$/\1/p' | awk '{s += $1} END {if (NR) print s}')
       if [ -n "$n" ]; then passed=$((passed + n)); else fail "$dir: no summary line" "$log"; fi
     else
       fail "$dir" "$log"

@@ -8,7 +8,7 @@ CUDA_HOME := $(abspath $(dir $(shell command -v $(NVCC)))..)
 NVCCFLAGS := -std=c++17 -O2 -Werror all-warnings
 NVFLAGS   := $(NVCCFLAGS) $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
 
-.PHONY: run maxsub
+.PHONY: run maxsub rowstats
 run: $(OUT)/demo_tuning $(OUT)/demo_particles
 	$(OUT)/demo_tuning
 	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_particles; \
@@ -26,5 +26,13 @@ maxsub: $(OUT)/demo_maxsub
 	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_maxsub; \
 	 else echo "demo_maxsub built; skipped running it: no GPU"; fi
 $(OUT)/demo_maxsub: examples/maxsub/main.c $($(MODULE)_OBJECTS)
+	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/main.o $<
+	g++ -o $@ $(OUT)/main.o $($(MODULE)_OBJECTS) -L$(CUDA_HOME)/lib64 -lcudart
+
+# examples/rowstats: per-row statistics (M_R_rows, M_R_segmented) from plain C
+rowstats: $(OUT)/demo_rowstats
+	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_rowstats; \
+	 else echo "demo_rowstats built; skipped running it: no GPU"; fi
+$(OUT)/demo_rowstats: examples/rowstats/main.c $($(MODULE)_OBJECTS)
 	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/main.o $<
 	g++ -o $@ $(OUT)/main.o $($(MODULE)_OBJECTS) -L$(CUDA_HOME)/lib64 -lcudart

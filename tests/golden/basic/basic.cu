@@ -96,17 +96,6 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
   return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
 }
 
-/* Where the vector path starts: the first of the next 15 elements that sits
- * on a 16-byte boundary; false when none does. */
-bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
-  for (size_t h = 0; h < 16; ++h)
-    if (((uintptr_t)in + h * size) % 16 == 0) {
-      *head = h < n ? h : n;
-      return true;
-    }
-  return false;
-}
-
 } // namespace
 
 /* ---- total ----
@@ -140,7 +129,7 @@ extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_ou
     return err;
   const size_t per_group = 16;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 1, n, &head);
+  bool vector = per_group > 0 && basic::detail::vector_head(d_in, 1, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 1));
@@ -199,7 +188,7 @@ extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, voi
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 4, n, &head);
+  bool vector = per_group > 0 && basic::detail::vector_head(d_in, 4, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 4));
@@ -258,7 +247,7 @@ extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_resul
     return err;
   const size_t per_group = 2;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 8, n, &head);
+  bool vector = per_group > 0 && basic::detail::vector_head(d_in, 8, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 8));
@@ -317,7 +306,7 @@ extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, voi
     return err;
   const size_t per_group = 1;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 16, n, &head);
+  bool vector = per_group > 0 && basic::detail::vector_head(d_in, 16, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 16));
@@ -376,7 +365,7 @@ extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, voi
     return err;
   const size_t per_group = 8;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 6, n, &head);
+  bool vector = per_group > 0 && basic::detail::vector_head(d_in, 6, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 48)
                                                       : basic::detail::element_groups_per_lane(c.items, 6));

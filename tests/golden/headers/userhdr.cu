@@ -95,17 +95,6 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
   return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
 }
 
-/* Where the vector path starts: the first of the next 15 elements that sits
- * on a 16-byte boundary; false when none does. */
-bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
-  for (size_t h = 0; h < 16; ++h)
-    if (((uintptr_t)in + h * size) % 16 == 0) {
-      *head = h < n ? h : n;
-      return true;
-    }
-  return false;
-}
-
 } // namespace
 
 /* ---- maxsub ----
@@ -139,7 +128,7 @@ extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, 
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 4, n, &head);
+  bool vector = per_group > 0 && userhdr::detail::vector_head(d_in, 4, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? userhdr::detail::groups_per_lane(c.items, 16)
                                                       : userhdr::detail::element_groups_per_lane(c.items, 4));
@@ -198,7 +187,7 @@ extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 4, n, &head);
+  bool vector = per_group > 0 && userhdr::detail::vector_head(d_in, 4, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? userhdr::detail::groups_per_lane(c.items, 16)
                                                       : userhdr::detail::element_groups_per_lane(c.items, 4));

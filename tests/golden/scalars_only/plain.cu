@@ -95,17 +95,6 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
   return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
 }
 
-/* Where the vector path starts: the first of the next 15 elements that sits
- * on a 16-byte boundary; false when none does. */
-bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
-  for (size_t h = 0; h < 16; ++h)
-    if (((uintptr_t)in + h * size) % 16 == 0) {
-      *head = h < n ? h : n;
-      return true;
-    }
-  return false;
-}
-
 } // namespace
 
 /* ---- count ----
@@ -139,7 +128,7 @@ extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void 
     return err;
   const size_t per_group = 16;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 1, n, &head);
+  bool vector = per_group > 0 && plain::detail::vector_head(d_in, 1, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 1));
@@ -198,7 +187,7 @@ extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, vo
     return err;
   const size_t per_group = 8;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 2, n, &head);
+  bool vector = per_group > 0 && plain::detail::vector_head(d_in, 2, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 2));
@@ -257,7 +246,7 @@ extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_ou
     return err;
   const size_t per_group = 2;
   size_t head = 0;
-  bool vector = per_group > 0 && vector_head(d_in, 8, n, &head);
+  bool vector = per_group > 0 && plain::detail::vector_head(d_in, 8, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 8));

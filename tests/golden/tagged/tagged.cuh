@@ -694,6 +694,17 @@ template <class T> __host__ __device__ constexpr bool always_alignable() {
   return (lowest_bit < 16 ? lowest_bit : 16) <= alignof(T);
 }
 
+/* Where the vector path starts: the first of the next 15 elements that sits
+ * on a 16-byte boundary; false when none does. */
+__host__ __device__ __forceinline__ bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
+  for (size_t h = 0; h < 16; ++h)
+    if (((uintptr_t)in + h * size) % 16 == 0) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  return false;
+}
+
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   T r;
@@ -715,19 +726,20 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
 
 /* Reduces a warp's values in lane order (an ordered tree: at each step lane
  * l, a multiple of 2*offset, appends lane l+offset's range); lane 0 ends
- * with the result of lanes [0, valid). Correct for non-commutative
+ * with the result of lanes [0, valid). With WIDTH < 32, each group of WIDTH
+ * lanes does so on its own (the segmented reductions' lane groups). Correct for non-commutative
  * operators. BOUNDED: lanes from valid on are never combined, since a costly
  * operator pays for combining with its identity too: Welford's combine
  * divides 0 by the summed counts, and a zero dividend takes the IEEE
  * division's slow path. Bounding the merges of a few partials took 2 to
  * 3 us off Welford at 2^14 to 2^20 on an H100. The ordered hot loop calls
  * it unbounded, without the extra test. */
-template <class Op, bool BOUNDED = false>
-__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = 32) {
-  const int lane = threadIdx.x & 31;
+template <class Op, bool BOUNDED = false, int WIDTH = 32>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
+  const int lane = threadIdx.x & (WIDTH - 1);
 #pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset);
+  for (int offset = 1; offset < WIDTH; offset *= 2) {
+    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
   }
@@ -960,29 +972,31 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename
   return running;
 }
 
-/* The reduction of one block's share; the block's total in thread 0.
- * Commutative operators split the groups evenly between blocks in whole
+/* The reduction of share `part` of `parts` (a block's share of the grid,
+ * or a whole segment's piece with parts = 1); the total in thread 0.
+ * Commutative operators split the groups evenly between parts in whole
  * tiles, ordered ones between warps (each warp's range stays contiguous,
  * and warps follow each other in order). */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
 __device__ __forceinline__ typename Op::acc_type reduce_block_share(const typename Op::input_type *in, size_t groups,
-                                                                     size_t first_index, typename Op::acc_type *scratch) {
+                                                                     size_t first_index, typename Op::acc_type *scratch,
+                                                                     size_t part, size_t parts) {
   typedef typename Op::acc_type A;
   const int warp = threadIdx.x >> 5;
   A v;
   bool empty;
   if constexpr (Op::commutative) {
     const size_t tile = (size_t)BLOCK * K;
-    const size_t per_block = ceil_div(ceil_div(groups, tile), gridDim.x) * tile;
-    const size_t begin = blockIdx.x * per_block < groups ? blockIdx.x * per_block : groups;
+    const size_t per_block = ceil_div(ceil_div(groups, tile), parts) * tile;
+    const size_t begin = part * per_block < groups ? part * per_block : groups;
     const size_t end = begin + per_block < groups ? begin + per_block : groups;
     v = reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, end, first_index);
     empty = begin + (size_t)warp * 32 * K >= end;
   } else {
     const int warps = BLOCK / 32;
-    const size_t total_warps = (size_t)gridDim.x * warps;
+    const size_t total_warps = parts * warps;
     const size_t per_warp = ceil_div(groups, total_warps);
-    const size_t gw = (size_t)blockIdx.x * warps + warp;
+    const size_t gw = part * warps + warp;
     const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
     const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
     v = reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
@@ -998,6 +1012,46 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(const typena
     v = warp_reduce<Op, true>(v, active);
   }
   return v;
+}
+
+/* Waits until flags[0, nparts) all carry the call's tag, merges
+ * partials[0, nparts) in order (the total in thread 0) and clears the flags
+ * (a replayed CUDA graph reuses its tag). All threads call it. */
+template <class Op, int BLOCK>
+__device__ __forceinline__ typename Op::acc_type merge_partials(const typename Op::acc_type *partials,
+                                                                 unsigned long long *flags, unsigned long long tag,
+                                                                 unsigned int nparts, typename Op::acc_type *scratch) {
+  typedef typename Op::acc_type A;
+  __syncthreads(); /* scratch is free again */
+  for (;;) {
+    bool mine = true;
+    for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
+      mine = mine && *reinterpret_cast<volatile unsigned long long *>(flags + i) == tag;
+    if (__syncthreads_and(mine))
+      break;
+  }
+  __threadfence();
+  /* Thread t takes a contiguous run of partials, in order, four loads in
+   * flight at a time, starting from its first partial rather than the
+   * identity. */
+  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
+  A m = first < last ? load_cg(partials + first) : Op::identity();
+  for (unsigned int i = first + 1; i < last; i += 4) {
+    A p[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        p[j] = load_cg(partials + i + j);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        m = Op::combine(m, p[j]);
+  }
+  m = block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
+    flags[i] = 0;
+  return m;
 }
 
 /* The whole device-wide reduction in one launch. Each block reduces its
@@ -1019,14 +1073,14 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
   const size_t groups = (n - head) / per_group;
   A v;
   if constexpr (U > 0 && always_alignable<typename Op::input_type>()) {
-    v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch);
+    v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else if constexpr (U > 0) {
     if (vector)
-      v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch);
+      v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
     else
-      v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch);
+      v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else {
-    v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch);
+    v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   }
   if (threadIdx.x == 0 && gridDim.x > 1) {
     partials[blockIdx.x] = v;
@@ -1043,38 +1097,8 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
       t = Op::fold(t, ldg(in + i), i);
   }
   A m = v; /* thread 0 of a one-block grid already holds the total */
-  if (gridDim.x > 1) {
-    const unsigned int nparts = gridDim.x;
-    __syncthreads(); /* scratch is free again */
-    for (;;) {
-      bool mine = true;
-      for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
-        mine = mine && *reinterpret_cast<volatile unsigned long long *>(flags + i) == tag;
-      if (__syncthreads_and(mine))
-        break;
-    }
-    __threadfence();
-    /* Merge: thread t takes a contiguous run of partials, in order, four
-     * loads in flight at a time, starting from its first partial rather than
-     * the identity. */
-    const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
-    const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-    m = first < last ? load_cg(partials + first) : Op::identity();
-    for (unsigned int i = first + 1; i < last; i += 4) {
-      A p[4];
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        if (i + j < last)
-          p[j] = load_cg(partials + i + j);
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        if (i + j < last)
-          m = Op::combine(m, p[j]);
-    }
-    m = block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
-    for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
-      flags[i] = 0;
-  }
+  if (gridDim.x > 1)
+    m = merge_partials<Op, BLOCK>(partials, flags, tag, gridDim.x, scratch);
   if (threadIdx.x == 0) { /* only the parts that hold elements are combined */
     A r = h;                 /* the head's total, or the identity */
     bool any = head > 0;

@@ -1,0 +1,294 @@
+// gpugen's segmented reductions against cub::DeviceSegmentedReduce and the
+// read ceiling, in one process, on the same buffers: M_R_segmented (long long
+// offsets) and M_R_rows against CUB's offsets API and, where the CUB has it
+// (3.2 and later), its fixed-size API. Uniform segment lengths 1 to 16M and
+// a single segment, for 2^28 and 2^22 elements in total; a power-law mix
+// and one giant segment among tiny ones (offsets forms only). Each figure is
+// the mean time per call over back-to-back calls after warm-up (CUDA
+// events), shown as GB/s of input read (offsets and outputs not counted).
+// Writes a table to stdout and CSV to argv[1].
+#include <cub/cub.cuh>
+#include <thrust/iterator/transform_iterator.h>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include "benchseg.cuh"
+
+#define CUDA_CHECK(call)                                                                   \
+  do {                                                                                     \
+    cudaError_t e_ = (call);                                                               \
+    if (e_ != cudaSuccess) {                                                               \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(2);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+#define FIXED_SIZE_API (CUB_VERSION >= 300200)
+
+struct ToWelford {
+  __device__ Welford operator()(float x) const { return Welford{1.0f, x, 0.0f}; }
+};
+struct WelfordCombine {
+  __device__ Welford operator()(const Welford &a, const Welford &b) const { return welford_combine(a, b); }
+};
+
+__global__ void read_ceiling(const int4 *__restrict__ p, size_t n4, int *sink) {
+  int4 acc = make_int4(0, 0, 0, 0);
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+    int4 a = __ldg(p + i);
+    acc.x ^= a.x, acc.y ^= a.y, acc.z ^= a.z, acc.w ^= a.w;
+  }
+  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff)
+    *sink = acc.x;
+}
+
+__device__ unsigned int hash32(size_t i) {
+  unsigned long long x = i * 0x9e3779b97f4a7c15ULL;
+  x ^= x >> 31;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  return (unsigned int)(x >> 32);
+}
+__global__ void fill_int(int *p, size_t n) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = (int)(hash32(i) % 201) - 100;
+}
+__global__ void fill_float(float *p, size_t n) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = (float)(hash32(i) >> 8) * (1.0f / 16777216.0f);
+}
+
+static cudaEvent_t ev0, ev1;
+// Mean time per call: one warm-up call, one timed call to size the loop,
+// then about 30 ms of back-to-back calls (3 to 2000).
+template <class F> static double time_us(F call) {
+  call();
+  CUDA_CHECK(cudaEventRecord(ev0));
+  call();
+  CUDA_CHECK(cudaEventRecord(ev1));
+  CUDA_CHECK(cudaEventSynchronize(ev1));
+  float ms;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
+  int iters = (int)(30.0 / (ms > 1e-3f ? ms : 1e-3f));
+  iters = iters < 3 ? 3 : iters > 2000 ? 2000 : iters;
+  CUDA_CHECK(cudaEventRecord(ev0));
+  for (int i = 0; i < iters; i++)
+    call();
+  CUDA_CHECK(cudaEventRecord(ev1));
+  CUDA_CHECK(cudaEventSynchronize(ev1));
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
+  return ms * 1000.0 / iters;
+}
+
+static FILE *csv;
+static char cub_version[16];
+static int ceiling_grid;
+static int *d_sink;
+static void *d_temp;
+static const size_t temp_size = (size_t)512 << 20;
+
+static void row(const char *name, const char *shape, size_t n, size_t segments, double seg_us, double rows_us,
+                double cub_us, double cub_fixed_us, double ceil_us, const char *check) {
+  const double bytes = (double)n * 4; /* every input here is 4 bytes an element */
+  auto gbps = [&](double us) { return us > 0 ? bytes / us / 1e3 : 0.0; };
+  auto ratio = [](double theirs, double ours) { return theirs > 0 && ours > 0 ? theirs / ours : 0.0; };
+  const double best_ours = rows_us > 0 && rows_us < seg_us ? rows_us : seg_us;
+  std::printf("%-8s %-10s %10zu %10zu %9.1f %9.1f %9.1f %9.1f %6.1f%% %6.1f%% %6.2fx %6.2fx %6.2fx %s\n", name, shape,
+              n, segments, seg_us, rows_us, cub_us, cub_fixed_us, 100 * gbps(seg_us) / gbps(ceil_us),
+              100 * gbps(best_ours) / gbps(ceil_us), ratio(cub_us, seg_us), ratio(cub_fixed_us, rows_us),
+              ratio(cub_fixed_us > 0 && cub_fixed_us < cub_us ? cub_fixed_us : cub_us, best_ours), check);
+  std::fprintf(csv, "%s,%s,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%s\n", name, shape, n, segments, seg_us, rows_us, cub_us,
+               cub_fixed_us, ceil_us, check, cub_version);
+  std::fflush(stdout);
+}
+
+static bool near(double a, double b) { return std::fabs(a - b) <= 1e-3 * (std::fabs(a) + std::fabs(b)) + 1e-5; }
+static bool same(int a, int b) { return a == b; }
+static bool same(float a, float b) { return near(a, b); }
+static bool same(const Welford &a, const Welford &b) {
+  return near(a.n, b.n) && near(a.mean, b.mean) && near(a.m2, b.m2);
+}
+static bool same(const MaxSub &a, const MaxSub &b) { return benchseg::bits_equal(a, b); }
+
+// The outputs of two forms agree on every segment.
+template <class A> static bool agree(const A *d_a, const A *d_b, size_t count) {
+  std::vector<A> a(count), b(count);
+  CUDA_CHECK(cudaMemcpy(a.data(), d_a, count * sizeof(A), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(b.data(), d_b, count * sizeof(A), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < count; i++)
+    if (!same(a[i], b[i]))
+      return false;
+  return true;
+}
+
+__global__ void uniform_offsets(long long *off, size_t count, size_t length) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i <= count; i += (size_t)gridDim.x * blockDim.x)
+    off[i] = (long long)(i * length);
+}
+
+// One segment layout, every case on it. rows_length is 0 when the
+// lengths are not uniform (no rows form, no fixed-size CUB).
+struct Buffers {
+  int *i_in;
+  float *f_in;
+  long long *off;
+  void *out_g, *out_r, *out_c;
+};
+
+template <class IN, class A, class Seg, class Rows, class Cub, class CubFixed>
+static void one(const char *name, const char *shape, const IN *in, size_t n, const long long *off, size_t count,
+                size_t row_length, Buffers &b, Seg seg, Rows rows, Cub cub, CubFixed cub_fixed, bool has_cub) {
+  A *out_g = (A *)b.out_g, *out_r = (A *)b.out_r, *out_c = (A *)b.out_c;
+  double seg_us = time_us([&] { CUDA_CHECK(seg(in, off, count, out_g)); });
+  double rows_us = row_length ? time_us([&] { CUDA_CHECK(rows(in, count, row_length, out_r)); }) : 0;
+  bool ok = !row_length || agree(out_g, out_r, count);
+  double cub_us = 0, fixed_us = 0;
+  if (has_cub) {
+    cub_us = time_us([&] { CUDA_CHECK(cub(in, off, count, out_c)); });
+    ok = ok && agree(out_g, out_c, count);
+#if FIXED_SIZE_API
+    if (row_length && row_length < (1u << 31)) {
+      fixed_us = time_us([&] { CUDA_CHECK(cub_fixed(in, count, row_length, out_c)); });
+      ok = ok && agree(out_g, out_c, count);
+    }
+#else
+    (void)cub_fixed;
+#endif
+  }
+  double ceil_us = time_us([&] { read_ceiling<<<ceiling_grid, 256>>>((const int4 *)in, n * sizeof(IN) / 16, d_sink); });
+  row(name, shape, n, count, seg_us, rows_us, cub_us, fixed_us, ceil_us, ok ? "same" : "DIFFERENT");
+}
+
+static void all_cases(const char *shape, size_t n, size_t count, size_t row_length, Buffers &b) {
+  const cudaStream_t s = 0;
+  const size_t tb = temp_size;
+  one<int, int>("int32", shape, b.i_in, n, b.off, count, row_length, b,
+      [&](const int *in, const long long *off, size_t c, int *o) { return benchseg_isum_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const int *in, size_t r, size_t l, int *o) { return benchseg_isum_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const int *in, const long long *off, size_t c, int *o) {
+        size_t t = tb;
+        return cub::DeviceSegmentedReduce::Sum(d_temp, t, in, o, (int)c, off, off + 1, s);
+      },
+      [&](const int *in, size_t c, size_t l, int *o) {
+#if FIXED_SIZE_API
+        size_t t = tb;
+        return cub::DeviceSegmentedReduce::Sum(d_temp, t, in, o, (::cuda::std::int64_t)c, (int)l, s);
+#else
+        (void)in, (void)c, (void)l, (void)o;
+        return cudaSuccess;
+#endif
+      },
+      true);
+  one<float, float>("float", shape, b.f_in, n, b.off, count, row_length, b,
+      [&](const float *in, const long long *off, size_t c, float *o) { return benchseg_fsum_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const float *in, size_t r, size_t l, float *o) { return benchseg_fsum_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const float *in, const long long *off, size_t c, float *o) {
+        size_t t = tb;
+        return cub::DeviceSegmentedReduce::Sum(d_temp, t, in, o, (int)c, off, off + 1, s);
+      },
+      [&](const float *in, size_t c, size_t l, float *o) {
+#if FIXED_SIZE_API
+        size_t t = tb;
+        return cub::DeviceSegmentedReduce::Sum(d_temp, t, in, o, (::cuda::std::int64_t)c, (int)l, s);
+#else
+        (void)in, (void)c, (void)l, (void)o;
+        return cudaSuccess;
+#endif
+      },
+      true);
+  one<float, Welford>("welford", shape, b.f_in, n, b.off, count, row_length, b,
+      [&](const float *in, const long long *off, size_t c, Welford *o) { return benchseg_welford_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const float *in, size_t r, size_t l, Welford *o) { return benchseg_welford_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const float *in, const long long *off, size_t c, Welford *o) {
+        size_t t = tb;
+        auto x = thrust::make_transform_iterator(in, ToWelford{});
+        return cub::DeviceSegmentedReduce::Reduce(d_temp, t, x, o, (int)c, off, off + 1, WelfordCombine{},
+                                                  Welford{0, 0, 0}, s);
+      },
+      [&](const float *in, size_t c, size_t l, Welford *o) {
+#if FIXED_SIZE_API
+        size_t t = tb;
+        auto x = thrust::make_transform_iterator(in, ToWelford{});
+        return cub::DeviceSegmentedReduce::Reduce(d_temp, t, x, o, (::cuda::std::int64_t)c, (int)l, WelfordCombine{},
+                                                  Welford{0, 0, 0}, s);
+#else
+        (void)in, (void)c, (void)l, (void)o;
+        return cudaSuccess;
+#endif
+      },
+      true);
+  one<int, MaxSub>("maxsub", shape, b.i_in, n, b.off, count, row_length, b,
+      [&](const int *in, const long long *off, size_t c, MaxSub *o) { return benchseg_maxsub_segmented(in, off, c, o, d_temp, tb, s); },
+      [&](const int *in, size_t r, size_t l, MaxSub *o) { return benchseg_maxsub_rows(in, r, l, o, d_temp, tb, s); },
+      [&](const int *, const long long *, size_t, MaxSub *) { return cudaSuccess; },
+      [&](const int *, size_t, size_t, MaxSub *) { return cudaSuccess; }, false);
+}
+
+int main(int argc, char **argv) {
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::snprintf(cub_version, sizeof cub_version, "%d.%d.%d", CUB_VERSION / 100000, CUB_VERSION / 100 % 1000,
+                CUB_VERSION % 100);
+  std::printf("# %s, %d SMs; CUB %s (fixed-size API: %s)\n", prop.name, prop.multiProcessorCount, cub_version,
+              FIXED_SIZE_API ? "yes" : "no");
+  csv = std::fopen(argc > 1 ? argv[1] : "segmented.csv", "w");
+  std::fprintf(csv, "case,shape,n,segments,segmented_us,rows_us,cub_offsets_us,cub_fixed_us,ceiling_us,check,cub_version\n");
+  CUDA_CHECK(cudaEventCreate(&ev0));
+  CUDA_CHECK(cudaEventCreate(&ev1));
+  CUDA_CHECK(cudaMalloc(&d_sink, sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_temp, temp_size));
+  int per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_ceiling, 256, 0));
+  ceiling_grid = prop.multiProcessorCount * per_sm;
+  const size_t max_n = (size_t)1 << 28;
+  Buffers b;
+  CUDA_CHECK(cudaMalloc(&b.i_in, max_n * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&b.f_in, max_n * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&b.off, (max_n + 1) * sizeof(long long)));
+  for (void **p : {&b.out_g, &b.out_r, &b.out_c})
+    CUDA_CHECK(cudaMalloc(p, max_n * sizeof(MaxSub)));
+  fill_int<<<1024, 256>>>(b.i_in, max_n);
+  fill_float<<<1024, 256>>>(b.f_in, max_n);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::printf("%-8s %-10s %10s %10s %9s %9s %9s %9s %7s %7s %7s %7s %7s %s\n", "case", "shape", "n", "segments", "seg_us",
+              "rows_us", "cub_us", "fixed_us", "%ceil", "%ceil*", "cub/seg", "fix/row", "best", "check");
+  const size_t lengths[] = {1, 4, 16, 64, 256, 1024, 4096, 65536, 1u << 20, 1u << 24, 0 /* one segment */};
+  for (size_t n : {(size_t)1 << 28, (size_t)1 << 22}) {
+    for (size_t length : lengths) {
+      const size_t l = length ? length : n;
+      if (l > n || (length == n))
+        continue;
+      const size_t count = n / l;
+      uniform_offsets<<<1024, 256>>>(b.off, count, l);
+      char shape[32];
+      std::snprintf(shape, sizeof shape, length ? "L=%zu" : "one", l);
+      all_cases(shape, n, count, l, b);
+    }
+    // skewed: power-law lengths (about 1/u^1.5, up to n/16), and one giant
+    // segment (half the elements) among segments of 4
+    std::vector<long long> off(1, 0);
+    unsigned long long h = 0x5eed;
+    while ((size_t)off.back() < n) {
+      h = h * 6364136223846793005ULL + 1442695040888963407ULL;
+      double u = ((h >> 11) + 1) * (1.0 / 9007199254740992.0);
+      size_t len = (size_t)std::pow(u, -1.5);
+      len = len > n / 16 ? n / 16 : len;
+      off.push_back((long long)((size_t)off.back() + len < n ? (size_t)off.back() + len : n));
+    }
+    CUDA_CHECK(cudaMemcpy(b.off, off.data(), off.size() * sizeof(long long), cudaMemcpyHostToDevice));
+    all_cases("power-law", n, off.size() - 1, 0, b);
+    off.assign(1, 0);
+    while ((size_t)off.back() < n)
+      off.push_back(off.back() + (off.size() == 1000 ? (long long)(n / 2) : 4));
+    off.back() = (long long)n;
+    CUDA_CHECK(cudaMemcpy(b.off, off.data(), off.size() * sizeof(long long), cudaMemcpyHostToDevice));
+    all_cases("giant", n, off.size() - 1, 0, b);
+  }
+  // the layer-norm shape: 4096 rows of 16384 floats
+  uniform_offsets<<<1024, 256>>>(b.off, 4096, 16384);
+  all_cases("4096x16K", (size_t)4096 * 16384, 4096, 16384, b);
+  std::fclose(csv);
+  return 0;
+}

@@ -1,0 +1,338 @@
+// GPU tests of the segmented reductions (seg_cases.inc, from make_cases.py):
+// M_R_segmented and M_R_rows against M_R_segmented_host / M_R_rows_host,
+// segment by segment, for every operator kind and both offset types.
+// Layouts: a mix of every length (empty, 1, thread-, warp- and block-sized,
+// and segments spread over many blocks), all empty, many tiny ones, a
+// single long one, num_segments = 0, inputs at d_in + 1 (every segment
+// start unaligned), offsets past 2^40 (for long long offsets: d_in points
+// 2^40 elements before the data), and rows of many shapes. Garbage in temp
+// and out, two streams at once, repeats bitwise equal, bad arguments
+// refused with nothing launched. Without --small: one segment longer than
+// 2^31 (int8) and more than 2^31 rows (unsigned char bit_or, length 1).
+#include <memory>
+#include <vector>
+#include "r_seg.cuh"
+#include "r_seg_user.cuh"
+#include "inputs.h"
+
+#define FILL_BEGIN(type)                                                    \
+  static void fill_struct(type &x, unsigned long long h, InputClass cls) { \
+    std::memset(&x, 0xA5, sizeof x); /* padding holds noise */             \
+    int field = 0;
+#define FILL_FIELD(f, count) fill_field(x.f, h, cls, field);
+#define FILL_END }
+#define CASE(...)
+#include "cases.inc"
+#undef CASE
+#undef FILL_BEGIN
+#undef FILL_FIELD
+#undef FILL_END
+
+template <class IN, class ACC, class OFF> struct SegCase {
+  const char *name;
+  cudaError_t (*seg)(const IN *, const OFF *, size_t, ACC *, void *, size_t, cudaStream_t);
+  void (*seg_host)(const IN *, const OFF *, size_t, ACC *);
+  size_t (*seg_temp)(size_t);
+  cudaError_t (*rows)(const IN *, size_t, size_t, ACC *, void *, size_t, cudaStream_t);
+  void (*rows_host)(const IN *, size_t, size_t, ACC *);
+  size_t (*rows_temp)(size_t, size_t);
+  bool (*equal)(const ACC &, const ACC &); // the module's bits_equal
+  InputClass cls;
+  Compare cmp;
+};
+
+static bool small_run;
+
+// Segment lengths of each layout; the mix has every kind of length, in a
+// random order, and three segments that span many blocks.
+static std::vector<size_t> layout(int which) {
+  std::vector<size_t> len;
+  unsigned long long h = 0x1a7 + which;
+  switch (which) {
+  case 0: // the mix
+    for (int i = 0; i < (small_run ? 3000 : 10000); i++) {
+      h = mix(h);
+      int kind = (int)(h % 10);
+      size_t r = mix(h + 1);
+      len.push_back(kind < 2 ? 0 : kind < 3 ? 1 : kind < 5 ? r % 9 : kind < 8 ? 9 + r % 600 : 600 + r % 6000);
+      if (i % 4000 == 1500)
+        len.push_back((small_run ? 200000 : 1500000) + r % 1000000);
+    }
+    break;
+  case 1: // all empty
+    len.assign(5000, 0);
+    break;
+  case 2: // many tiny ones
+    for (int i = 0; i < 100000; i++)
+      len.push_back(mix(h + i) % 4);
+    break;
+  case 3: // one long segment
+    len.push_back(small_run ? (1u << 18) + 3 : (1u << 22) + 3);
+    break;
+  }
+  return len;
+}
+static const int layouts = 4;
+
+template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN, ACC, OFF> &c) {
+  // the largest layout decides the buffer
+  size_t max_n = 0;
+  for (int l = 0; l < layouts; l++) {
+    size_t n = 0;
+    for (size_t x : layout(l))
+      n += x;
+    max_n = n > max_n ? n : max_n;
+  }
+  const size_t max_rows_n = small_run ? (1u << 20) : (3u << 21) + 64;
+  max_n = max_n > max_rows_n ? max_n : max_rows_n;
+  std::unique_ptr<IN[]> h_buf(new IN[max_n]);
+  IN *h_in = h_buf.get();
+  fill(h_in, max_n, c.cls, 0x5e9);
+  IN *d_buf;
+  CUDA_CHECK(cudaMalloc(&d_buf, (max_n + 1) * sizeof(IN)));
+  CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
+  const size_t max_segments = 200000;
+  OFF *d_off;
+  ACC *d_out, *d_out2;
+  CUDA_CHECK(cudaMalloc(&d_off, (max_segments + 1) * sizeof(OFF)));
+  CUDA_CHECK(cudaMalloc(&d_out, max_segments * sizeof(ACC)));
+  CUDA_CHECK(cudaMalloc(&d_out2, max_segments * sizeof(ACC)));
+  const size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
+                                                                           : c.rows_temp(1, max_rows_n);
+  void *d_temp, *d_temp2;
+  CUDA_CHECK(cudaMalloc(&d_temp, tb + 16));
+  CUDA_CHECK(cudaMalloc(&d_temp2, tb));
+  std::vector<ACC> got(max_segments), want(max_segments);
+
+  // compares d_out[0, count) with the reference for segments at h_data + offsets
+  auto compare = [&](const ACC *d, size_t count, const IN *h_data, const std::vector<size_t> &begin,
+                     const std::vector<size_t> &len, const char *what) {
+    CUDA_CHECK(cudaMemcpy(got.data(), d, count * sizeof(ACC), cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (size_t s = 0; s < count && ok; s++)
+      ok = close_to(c.cmp, c.equal, got[s], want[s], h_data + begin[s], len[s]);
+    check(ok, c.name, what, count);
+  };
+  auto garbage = [&](void *temp, ACC *out, size_t count, cudaStream_t s) {
+    CUDA_CHECK(cudaMemsetAsync(temp, 0xA5, tb, s));
+    CUDA_CHECK(cudaMemsetAsync(out, 0x5A, count * sizeof(ACC), s));
+  };
+
+  for (int l = 0; l < layouts; l++) {
+    std::vector<size_t> len = layout(l), begin(len.size());
+    std::vector<OFF> off(len.size() + 1);
+    size_t pos = 0;
+    for (size_t s = 0; s < len.size(); s++) {
+      begin[s] = pos;
+      off[s] = (OFF)pos;
+      pos += len[s];
+    }
+    off[len.size()] = (OFF)pos;
+    const size_t count = len.size();
+    CUDA_CHECK(cudaMemcpy(d_off, off.data(), off.size() * sizeof(OFF), cudaMemcpyHostToDevice));
+    c.seg_host(h_in, off.data(), count, want.data());
+    char what[96];
+    std::snprintf(what, sizeof what, "layout %d matches the CPU reference per segment", l);
+    garbage(d_temp, d_out, count, 0);
+    CUDA_CHECK(c.seg(d_buf, d_off, count, d_out, d_temp, tb, 0));
+    compare(d_out, count, h_in, begin, len, what);
+    // the same values one element further on: every start moves off its alignment
+    CUDA_CHECK(cudaMemcpy(d_buf + 1, h_in, pos * sizeof(IN), cudaMemcpyHostToDevice));
+    garbage((char *)d_temp + 1, d_out, count, 0);
+    CUDA_CHECK(c.seg(d_buf + 1, d_off, count, d_out, (char *)d_temp + 1, tb, 0));
+    std::snprintf(what, sizeof what, "layout %d at d_in + 1 and d_temp + 1", l);
+    compare(d_out, count, h_in, begin, len, what);
+    CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
+    // offsets past 2^40: d_in points 2^40 elements before the data
+    if (sizeof(OFF) == 8 && l == 0) {
+      const size_t shift = 1ull << 40;
+      std::vector<OFF> far(off);
+      for (OFF &o : far)
+        o = (OFF)((size_t)o + shift);
+      CUDA_CHECK(cudaMemcpy(d_off, far.data(), far.size() * sizeof(OFF), cudaMemcpyHostToDevice));
+      garbage(d_temp, d_out, count, 0);
+      const IN *d_far = (const IN *)((uintptr_t)d_buf - shift * sizeof(IN));
+      CUDA_CHECK(c.seg(d_far, d_off, count, d_out, d_temp, tb, 0));
+      compare(d_out, count, h_in, begin, len, "offsets past 2^40");
+      CUDA_CHECK(cudaMemcpy(d_off, off.data(), off.size() * sizeof(OFF), cudaMemcpyHostToDevice));
+    }
+    if (l != 0 && l != 3)
+      continue;
+    // two streams at once, each with its own temp and output
+    cudaStream_t s1, s2;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    garbage(d_temp, d_out, count, s1);
+    garbage(d_temp2, d_out2, count, s2);
+    CUDA_CHECK(c.seg(d_buf, d_off, count, d_out, d_temp, tb, s1));
+    CUDA_CHECK(c.seg(d_buf, d_off, count, d_out2, d_temp2, tb, s2));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    compare(d_out, count, h_in, begin, len, "stream 1 of 2");
+    compare(d_out2, count, h_in, begin, len, "stream 2 of 2");
+    CUDA_CHECK(cudaStreamDestroy(s1));
+    CUDA_CHECK(cudaStreamDestroy(s2));
+    // run to run: bitwise the same
+    std::vector<ACC> first(count);
+    CUDA_CHECK(cudaMemcpy(first.data(), d_out, count * sizeof(ACC), cudaMemcpyDeviceToHost));
+    bool same = true;
+    for (int r = 0; r < (small_run ? 2 : 5); r++) {
+      garbage(r % 2 ? d_temp : d_temp2, d_out, count, 0);
+      CUDA_CHECK(c.seg(d_buf, d_off, count, d_out, r % 2 ? d_temp : d_temp2, tb, 0));
+      CUDA_CHECK(cudaMemcpy(got.data(), d_out, count * sizeof(ACC), cudaMemcpyDeviceToHost));
+      for (size_t s = 0; s < count; s++)
+        same = same && c.equal(got[s], first[s]);
+    }
+    check(same, c.name, "repeated runs are bitwise equal", count);
+  }
+
+  // rows: (num_rows, row_length), short rows to rows spread over many blocks
+  const size_t shapes[][2] = {{7, 0},     {1000, 1},   {333, 7},       {1024, 100},
+                              {100, 3001}, {16, 50000}, {3, (1u << 21) + 5}, {1, (1u << 22) + 1}};
+  for (auto &shape : shapes) {
+    size_t rows = shape[0], length = shape[1];
+    if (rows * length > max_n)
+      length = max_n / rows;
+    std::vector<size_t> begin(rows), len(rows, length);
+    for (size_t r = 0; r < rows; r++)
+      begin[r] = r * length;
+    c.rows_host(h_in, rows, length, want.data());
+    for (int shift = 0; shift < 2; shift++) {
+      if (shift)
+        CUDA_CHECK(cudaMemcpy(d_buf + 1, h_in, rows * length * sizeof(IN), cudaMemcpyHostToDevice));
+      garbage(d_temp, d_out, rows, 0);
+      CUDA_CHECK(c.rows(d_buf + shift, rows, length, d_out, d_temp, c.rows_temp(rows, length), 0));
+      char what[96];
+      std::snprintf(what, sizeof what, "rows %zu x %zu%s match the CPU reference", rows, length,
+                    shift ? " at d_in + 1" : "");
+      compare(d_out, rows, h_in, begin, len, what);
+    }
+    CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
+  }
+
+  // nothing to do: no segments, no rows; NULL pointers and temp_bytes 0 are fine
+  CUDA_CHECK(cudaMemset(d_out, 0x5A, 4 * sizeof(ACC)));
+  check(c.seg_temp(0) == 0 && c.seg(nullptr, nullptr, 0, nullptr, nullptr, 0, 0) == cudaSuccess &&
+            c.rows_temp(0, 100) == 0 && c.rows(nullptr, 0, 100, nullptr, nullptr, 0, 0) == cudaSuccess &&
+            c.rows_temp(5, 1) == 0 && c.rows(d_buf, 5, 1, d_out, nullptr, 0, 0) == cudaSuccess,
+        c.name, "num_segments = 0 and short rows need no temp", 0);
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  // bad arguments: cudaErrorInvalidValue, and nothing launched
+  const size_t out_bytes = 4 * sizeof(ACC);
+  std::vector<unsigned char> out_after(out_bytes);
+  auto refused = [&](cudaError_t e, const char *what) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(out_after.data(), d_out, out_bytes, cudaMemcpyDeviceToHost));
+    bool untouched = true;
+    for (unsigned char b : out_after)
+      untouched = untouched && b == 0x5A;
+    check(e == cudaErrorInvalidValue && untouched && cudaGetLastError() == cudaSuccess, c.name, what, 4);
+  };
+  std::vector<OFF> four = {0, 1, 5, 9, 12};
+  CUDA_CHECK(cudaMemcpy(d_off, four.data(), four.size() * sizeof(OFF), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(d_out, 0x5A, out_bytes));
+  const size_t t4 = c.seg_temp(4);
+  refused(c.seg(d_buf, d_off, 4, nullptr, d_temp, t4, 0), "segmented: NULL d_out refused");
+  refused(c.seg(nullptr, d_off, 4, d_out, d_temp, t4, 0), "segmented: NULL d_in refused");
+  refused(c.seg(d_buf, nullptr, 4, d_out, d_temp, t4, 0), "segmented: NULL d_offsets refused");
+  refused(c.seg(d_buf, d_off, 4, d_out, nullptr, t4, 0), "segmented: NULL d_temp refused");
+  refused(c.seg(d_buf, d_off, 4, d_out, d_temp, t4 - 1, 0), "segmented: temp_bytes one too small refused");
+  if (alignof(IN) > 1)
+    refused(c.seg((const IN *)((const char *)d_buf + 1), d_off, 4, d_out, d_temp, t4, 0),
+            "segmented: misaligned d_in refused");
+  refused(c.seg(d_buf, (const OFF *)((const char *)d_off + 1), 4, d_out, d_temp, t4, 0),
+          "segmented: misaligned d_offsets refused");
+  if (alignof(ACC) > 1)
+    refused(c.seg(d_buf, d_off, 4, (ACC *)((char *)d_out + 1), d_temp, t4, 0), "segmented: misaligned d_out refused");
+  const size_t long_rows = c.rows_temp(2, 1u << 20);
+  check(long_rows > 0, c.name, "long rows need temp", 2);
+  refused(c.rows(d_buf, 2, 1u << 20, d_out, d_temp, long_rows - 1, 0), "rows: temp_bytes one too small refused");
+  refused(c.rows(d_buf, 2, 1u << 20, d_out, nullptr, long_rows, 0), "rows: NULL d_temp refused");
+  refused(c.rows(nullptr, 4, 3, d_out, d_temp, tb, 0), "rows: NULL d_in refused");
+  refused(c.rows(d_buf, 4, 3, nullptr, d_temp, tb, 0), "rows: NULL d_out refused");
+  refused(c.rows(d_buf, (size_t)1 << 40, (size_t)1 << 40, d_out, d_temp, tb, 0), "rows: overflowing size refused");
+  if (alignof(IN) > 1)
+    refused(c.rows((const IN *)((const char *)d_buf + 1), 4, 3, d_out, d_temp, tb, 0), "rows: misaligned d_in refused");
+
+  CUDA_CHECK(cudaFree(d_buf));
+  CUDA_CHECK(cudaFree(d_off));
+  CUDA_CHECK(cudaFree(d_out));
+  CUDA_CHECK(cudaFree(d_out2));
+  CUDA_CHECK(cudaFree(d_temp));
+  CUDA_CHECK(cudaFree(d_temp2));
+}
+
+// A segment longer than 2^31 (int8 into long long, long long offsets) and
+// more than 2^31 rows (unsigned char bit_or rows of length 1).
+static void run_huge() {
+  const size_t n = (1ull << 31) + 100;
+  std::unique_ptr<int8_t[]> h(new int8_t[n]);
+  fill(h.get(), n, GENERAL, 0xb16);
+  const long long off[] = {0, 5, 5 + (1ll << 31) + 3, (long long)n};
+  long long want[3], got[3];
+  r_seg_user_widen_segmented_host(h.get(), off, 3, want);
+  int8_t *d;
+  long long *d_off, *d_out;
+  CUDA_CHECK(cudaMalloc(&d, n));
+  CUDA_CHECK(cudaMalloc(&d_off, sizeof off));
+  CUDA_CHECK(cudaMalloc(&d_out, sizeof got));
+  CUDA_CHECK(cudaMemcpy(d, h.get(), n, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_off, off, sizeof off, cudaMemcpyHostToDevice));
+  size_t tb = r_seg_user_widen_segmented_temp_bytes(3);
+  void *temp;
+  CUDA_CHECK(cudaMalloc(&temp, tb));
+  CUDA_CHECK(r_seg_user_widen_segmented(d, d_off, 3, d_out, temp, tb, 0));
+  CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+  check(got[0] == want[0] && got[1] == want[1] && got[2] == want[2], "widen", "a segment longer than 2^31", n);
+  CUDA_CHECK(cudaFree(d_off));
+  CUDA_CHECK(cudaFree(d_out));
+  CUDA_CHECK(cudaFree(temp));
+
+  const size_t rows = (1ull << 31) + 5;
+  std::unique_ptr<uint8_t[]> h_want(new uint8_t[rows]), h_got(new uint8_t[rows]);
+  const uint8_t *h_u8 = reinterpret_cast<const uint8_t *>(h.get());
+  r_seg_bit_or_uint8_t_rows_host(h_u8, rows, 1, h_want.get());
+  uint8_t *d_rows_out;
+  CUDA_CHECK(cudaMalloc(&d_rows_out, rows));
+  tb = r_seg_bit_or_uint8_t_rows_temp_bytes(rows, 1);
+  CUDA_CHECK(cudaMalloc(&temp, tb ? tb : 1));
+  CUDA_CHECK(r_seg_bit_or_uint8_t_rows(reinterpret_cast<const uint8_t *>(d), rows, 1, d_rows_out, temp, tb, 0));
+  CUDA_CHECK(cudaMemcpy(h_got.get(), d_rows_out, rows, cudaMemcpyDeviceToHost));
+  check(std::memcmp(h_got.get(), h_want.get(), rows) == 0, "bit_or_uint8_t", "more than 2^31 rows", rows);
+  CUDA_CHECK(cudaFree(d));
+  CUDA_CHECK(cudaFree(d_rows_out));
+  CUDA_CHECK(cudaFree(temp));
+}
+
+#define SEG_CASE(module, red, in_t, acc_t, off_t, cls, cmp)                                                          \
+  {                                                                                                                \
+    SegCase<in_t, acc_t, off_t> c = {#module "_" #red " (" #cls ", " #off_t " offsets)",                           \
+                                     module##_##red##_segmented, module##_##red##_segmented_host,                  \
+                                     module##_##red##_segmented_temp_bytes, module##_##red##_rows,                 \
+                                     module##_##red##_rows_host, module##_##red##_rows_temp_bytes,                 \
+                                     [](const acc_t &a, const acc_t &b) { return module::bits_equal(a, b); }, cls, \
+                                     cmp};                                                                         \
+    long before = failed;                                                                                          \
+    run_case(c);                                                                                                   \
+    std::printf("%s %s\n", failed == before ? "ok  " : "FAIL", c.name);                                            \
+    std::fflush(stdout);                                                                                           \
+  }
+
+int main(int argc, char **argv) {
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("segmented: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+  for (int i = 1; i < argc; i++) {
+    if (std::strcmp(argv[i], "--small") == 0) {
+      small_run = true;
+    } else {
+      std::printf("usage: test_segmented [--small]\n");
+      return 2;
+    }
+  }
+#include "seg_cases.inc"
+  if (!small_run)
+    run_huge();
+  std::printf("segmented: %ld passed, %ld failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
