@@ -19,6 +19,10 @@ nvidia-smi -L
 check device make -s -C tests/gpu GEN="$dir/gputest" BUILD="$build/device"
 check reduce make -s -C tests/gpu/reduce GEN="$dir/reduce" BUILD="$build/reduce"
 check memcheck-device compute-sanitizer --tool memcheck --error-exitcode 99 "$build/device/test_device"
+[ "${SANITIZE:-1}" = 0 ] ||
+  check memcheck-segmented compute-sanitizer --tool memcheck --error-exitcode 99 "$build/reduce/test_segmented" --small
+[ "${SANITIZE:-1}" = 0 ] ||
+  check racecheck-segmented compute-sanitizer --tool racecheck --error-exitcode 99 "$build/reduce/test_segmented" --small
 # SANITIZE=0 leaves out the compute-sanitizer runs of the reductions (the longest part)
 [ "${SANITIZE:-1}" = 0 ] || check sanitize env BUILD="$build/sanitize" tests/gpu/sanitize.sh "$dir/reduce"
 check sass sh tests/gpu/sass_words.sh "$dir/gputest/exercise.cu" sm_90
@@ -26,5 +30,6 @@ check sass sh tests/gpu/sass_words.sh "$dir/gputest/exercise.cu" sm_90
 # this checkout's (M_SPEC_DIR, see docs/integration.md).
 check demo make -s -f tools/demo.mk OUT="$dir/demo" MODULE=mytypes mytypes_SPEC_DIR="$PWD/specs/"
 check demo-maxsub make -s -f tools/demo.mk OUT="$dir/maxsub" MODULE=maxsub maxsub_SPEC_DIR="$PWD/examples/maxsub/" maxsub
+check demo-rowstats make -s -f tools/demo.mk OUT="$dir/rowstats" MODULE=rowstats rowstats_SPEC_DIR="$PWD/examples/rowstats/" rowstats
 echo
 echo "$passed passed, $failed failed"
