@@ -124,7 +124,7 @@ static void rerun(const GenOptions *o, const char *run_dir, const char *out_dir,
     broken("a successful run wrote no file");
   if ((how == TRUNCATE && truncate(victim, 0) != 0) || (how == DELETE && unlink(victim) != 0) ||
       (how == MAKE_DIRECTORY && (unlink(victim) != 0 || mkdir(victim, 0777) != 0)))
-    abort();
+    broken("cannot disturb the output directory");
   char *before = snapshot(run_dir);
   int status = gpugen_generate(o);
   gpugen_reset();
@@ -152,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char run_dir[sizeof scratch_root + 16];
   snprintf(run_dir, sizeof run_dir, "%s/run", scratch_root);
   if (mkdir(run_dir, 0777) != 0)
-    abort();
+    broken("cannot make the scratch directory");
   /* The spec "lives" in run_dir, so headers may name the output files. */
   char spec_path[sizeof run_dir + 16], out_dir[sizeof run_dir + 16];
   snprintf(spec_path, sizeof spec_path, "%s/spec.json", run_dir);
