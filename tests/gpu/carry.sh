@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Here (with libclang): generates every module the GPU checks need into DIR,
+# so a GPU machine without libclang or cJSON can build and run them with
+# tests/gpu/remote.sh DIR. usage: tests/gpu/carry.sh DIR
+set -eu
+cd "$(dirname "$0")/../.."
+dir=$1
+rm -rf "$dir" && mkdir -p "$dir"
+./gpugen -o "$dir/gputest" tests/gpu/gputest.json
+for m in r_signed r_unsigned r_floats r_structs r_user; do
+  (cd tests/gpu/reduce && ../../../gpugen -o "$OLDPWD/$dir/reduce/$m" "$m.json")
+done
+./gpugen -o "$dir/demo" specs/mytypes.json
+./gpugen -o "$dir/maxsub" examples/maxsub/maxsub.json
+sh tests/compile/exercise.sh "$dir/gputest/gputest.cuh" > "$dir/gputest/exercise.cu"
+echo "carried: $(du -sh "$dir" | cut -f1) in $dir"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# There (a GPU machine with nvcc): every GPU check from the modules that
+# tests/gpu/carry.sh generated into DIR. Prints one line per check and a
+# closing "N passed, N failed". usage: tests/gpu/remote.sh DIR [BUILD]
+set -u
+cd "$(dirname "$0")/../.."
+dir=$(cd "$1" && pwd)
+build=${2:-/tmp/gpugen-gpu}
+mkdir -p "$build"
+passed=0 failed=0
+check() { # NAME COMMAND...: runs it, keeps its log, shows its last lines
+  local name=$1
+  shift
+  if "$@" > "$build/$name.log" 2>&1; then passed=$((passed + 1)); echo "ok   $name"; else
+    failed=$((failed + 1)); echo "FAIL $name"; fi
+  tail -n 4 "$build/$name.log" | sed 's/^/     | /'
+}
+nvidia-smi -L
+check device make -s -C tests/gpu GEN="$dir/gputest" BUILD="$build/device"
+check reduce make -s -C tests/gpu/reduce GEN="$dir/reduce" BUILD="$build/reduce"
+check memcheck-device compute-sanitizer --tool memcheck --error-exitcode 99 "$build/device/test_device"
+check sanitize env BUILD="$build/sanitize" tests/gpu/sanitize.sh "$dir/reduce"
+check sass sh tests/gpu/sass_words.sh "$dir/gputest/exercise.cu" sm_90
+check demo make -s -f tools/demo.mk OUT="$dir/demo" MODULE=mytypes
+check demo-maxsub make -s -f tools/demo.mk OUT="$dir/maxsub" MODULE=maxsub maxsub
+echo
+echo "$passed passed, $failed failed"
