@@ -4,13 +4,17 @@
  * writes included, in a scratch directory made and removed per input.
  * Beyond the sanitizers it checks the output set's promises. A failed run
  * leaves the output directory as it was (here: absent). After a spec that
- * succeeded, the output directory is disturbed in one of four ways, chosen
+ * succeeded, the output directory is disturbed in one of eight ways, chosen
  * by a hash of the input, and gpugen runs again:
- *   nothing changed, a file truncated, a file deleted: the run succeeds and
- *     gives the same files (names and sizes) as the first;
- *   a file replaced by a directory: the run fails and changes nothing. */
+ *   nothing changed, a file truncated, a file deleted, the temporary of a
+ *     killed run left beside a file: the run succeeds and leaves the same
+ *     files (names and sizes) as the first, the leftover removed;
+ *   a file replaced by a directory, a dangling symlink or a FIFO, the output
+ *     directory replaced by a file: the run fails (at once: a hang is a
+ *     libFuzzer timeout) and changes nothing. */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,25 +117,56 @@ static uint64_t fnv1a(const uint8_t *p, size_t n) {
   return h;
 }
 
-enum Disturbance { NOTHING, TRUNCATE, DELETE, MAKE_DIRECTORY };
+/* The first four are repaired by the next run, the others refused. */
+enum Disturbance { NOTHING, TRUNCATE, DELETE, LEFTOVER_TEMP, MAKE_DIRECTORY, MAKE_SYMLINK, MAKE_FIFO, OUT_DIR_IS_FILE };
+enum { NDISTURBANCES = OUT_DIR_IS_FILE + 1 };
+
+static bool disturb(enum Disturbance how, const char *victim, const char *out_dir) {
+  switch (how) {
+  case NOTHING:
+    return true;
+  case TRUNCATE:
+    return truncate(victim, 0) == 0;
+  case DELETE:
+    return unlink(victim) == 0;
+  case LEFTOVER_TEMP: { /* what a kill -9 leaves: .NAME.gpugen-XXXXXX beside NAME */
+    char temp[8192];
+    const char *base = strrchr(victim, '/') + 1;
+    snprintf(temp, sizeof temp, "%.*s.%s.gpugen-dead01", (int)(base - victim), victim, base);
+    FILE *f = fopen(temp, "w");
+    return f && fputs("half a file", f) >= 0 && fclose(f) == 0;
+  }
+  case MAKE_DIRECTORY:
+    return unlink(victim) == 0 && mkdir(victim, 0777) == 0;
+  case MAKE_SYMLINK:
+    return unlink(victim) == 0 && symlink("nowhere", victim) == 0;
+  case MAKE_FIFO:
+    return unlink(victim) == 0 && mkfifo(victim, 0666) == 0;
+  case OUT_DIR_IS_FILE: {
+    remove_tree(out_dir);
+    FILE *f = fopen(out_dir, "w");
+    return f && fclose(f) == 0;
+  }
+  }
+  return false;
+}
 
 /* After a successful run: disturb out_dir, run again, check the outcome. */
 static void rerun(const GenOptions *o, const char *run_dir, const char *out_dir, uint64_t hash) {
-  enum Disturbance how = (enum Disturbance)(hash % 4);
+  enum Disturbance how = (enum Disturbance)(hash % NDISTURBANCES);
   char *first = snapshot(run_dir);
-  char *victim = nth_file(out_dir, hash / 4);
+  char *victim = nth_file(out_dir, hash / NDISTURBANCES);
   if (!victim)
     broken("a successful run wrote no file");
-  if ((how == TRUNCATE && truncate(victim, 0) != 0) || (how == DELETE && unlink(victim) != 0) ||
-      (how == MAKE_DIRECTORY && (unlink(victim) != 0 || mkdir(victim, 0777) != 0)))
+  if (!disturb(how, victim, out_dir))
     broken("cannot disturb the output directory");
   char *before = snapshot(run_dir);
   int status = gpugen_generate(o);
   gpugen_reset();
   char *after = snapshot(run_dir);
-  if (how == MAKE_DIRECTORY) {
+  if (how >= MAKE_DIRECTORY) {
     if (status == 0)
-      broken("a run with a directory where an output file goes succeeded");
+      broken("a run succeeded over something in the way (a directory, symlink, FIFO or file)");
     if (strcmp(before, after) != 0)
       broken("a failed run changed the output directory");
   } else {
