@@ -23,7 +23,7 @@ DEMO_SPEC = specs/mytypes.json
 DEMO_OUT  = out
 
 .DELETE_ON_ERROR:
-.PHONY: all deps demo bench bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu \
+.PHONY: all deps install demo bench bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu test-integration test-install test-explain \
         golden-update clean
 all: deps gpugen
 
@@ -90,8 +90,32 @@ test-compile: all
 	@tests/run.sh compile
 test-valgrind: all
 	@tests/run.sh valgrind
+test-integration: all
+	@tests/run.sh integration
+test-install: all
+	@tests/run.sh install
+test-explain: all
+	@tests/run.sh explain
 test-gpu: all
 	@tests/run.sh gpu
+
+# make install PREFIX=/usr/local DESTDIR=: the binary, the man page, the CMake
+# package and the docs (with the examples). gpugen needs nothing else at run
+# time: its templates are inside it.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+EXAMPLE_FILES = $(wildcard examples/make/Makefile examples/make/*.json examples/make/*.[ch] \
+  examples/make/include/*.h examples/cmake/CMakeLists.txt)
+INSTALL_DOCS = README.md docs/spec.md docs/emitted.md docs/integration.md docs/spec.schema.json
+install: all
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	  "$(DESTDIR)$(PREFIX)/lib/cmake/gpugen" "$(DESTDIR)$(PREFIX)/share/doc/gpugen/examples"
+	install -m 755 gpugen "$(DESTDIR)$(PREFIX)/bin/gpugen"
+	install -m 644 docs/gpugen.1 "$(DESTDIR)$(PREFIX)/share/man/man1/gpugen.1"
+	install -m 644 cmake/gpugenConfig.cmake cmake/gpugenConfigVersion.cmake cmake/gpugenGenerate.cmake \
+	  "$(DESTDIR)$(PREFIX)/lib/cmake/gpugen/"
+	install -m 644 $(INSTALL_DOCS) "$(DESTDIR)$(PREFIX)/share/doc/gpugen/"
+	for f in $(EXAMPLE_FILES); do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/doc/gpugen/$$f" || exit 1; done
 
 # Benchmarks (bench/): `make bench` needs a GPU; `make bench-compile` does not.
 bench: all
@@ -101,7 +125,7 @@ bench-compile: all
 
 # Rewrites the expected files of tests/golden from the current gpugen.
 golden-update: all
-	@UPDATE=1 tests/run.sh golden
+	@UPDATE=1 tests/run.sh golden explain
 
 clean:
 	rm -rf $(BUILD) gpugen $(DEMO_OUT) build-fuzz build-san

@@ -10,7 +10,7 @@ int main(void) {
     printf("sm_%d: block %d, items_per_thread %d, min_blocks_per_sm %d\n", archs[i], t.block,
            t.items_per_thread, t.min_blocks_per_sm);
   }
-  /* A Particle from C: the struct comes from specs/mytypes.h, checked by mytypes.h. */
+  /* A Particle from C: the struct comes from specs/usertypes.h, checked by mytypes.h. */
   Particle p = {{1.0f, 2.0f, 3.0f}, 7, 0x1};
   printf("Particle is %zu bytes; id %d\n", sizeof p, p.id);
   return 0;

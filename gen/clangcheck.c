@@ -3,7 +3,7 @@
  * host and for the GPU (nvptx64), and every spec type and reduction
  * function is looked up and compared: struct layouts field by field, the
  * operators' signatures, and whether they can run on the GPU and the host. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <clang-c/Index.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,6 +553,51 @@ static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
   }
 }
 
+/* ---- the files read ---------------------------------------------------------- */
+
+/* Every file a parse read, for depfiles and name clashes: collected from
+ * both sides, then sorted and made unique (n log n, however many). */
+typedef struct {
+  const char **paths;
+  int n, cap;
+} FileList;
+
+static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  if (depth == 0) /* the in-memory main file that includes the spec's headers */
+    return;
+  FileList *list = data;
+  if (list->n == list->cap) {
+    list->cap = list->cap ? 2 * list->cap : 64;
+    const char **grown = ARENA_ARRAY(const char *, list->cap);
+    if (list->n)
+      memcpy(grown, list->paths, sizeof *grown * (size_t)list->n);
+    list->paths = grown;
+  }
+  /* the real path: the spelling clang used may climb through symlinks
+   * ("gcc/x86_64-linux-gnu/12/../../../../include"), and lexically that
+   * lands elsewhere */
+  const char *name = take(clang_getFileName(file));
+  char *real = realpath(name, NULL);
+  list->paths[list->n++] = real ? arena_strdup(real) : absolute_path(name);
+  free(real);
+}
+
+static int compare_paths(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void record_header_files(Spec *spec, FileList *list) {
+  if (list->n)
+    qsort(list->paths, (size_t)list->n, sizeof *list->paths, compare_paths);
+  int unique = 0;
+  for (int i = 0; i < list->n; i++)
+    if (unique == 0 || strcmp(list->paths[unique - 1], list->paths[i]) != 0)
+      list->paths[unique++] = list->paths[i];
+  spec->header_files = list->paths;
+  spec->nheader_files = unique;
+}
+
 /* ---- entry points ---------------------------------------------------------- */
 
 static const char **absolute_headers(const Spec *spec) {
@@ -586,10 +631,12 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
     return;
   const char **headers = absolute_headers(spec);
   Parsed host = {0}, gpu = {0};
+  FileList files = {0};
   if (!parse_headers(headers, spec->nheaders, opts, false, &host)) {
     dispose(&host);
     return;
   }
+  clang_getInclusions(host.tu, visit_inclusion, &files);
   Decls decls = collect_decls(host.tu);
   Catalog cat = find_all(&decls, spec, true);
   for (int i = 0; i < spec->ntypes; i++)
@@ -598,6 +645,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   check_reductions(&cat, &decls, spec);
 
   if (parse_headers(headers, spec->nheaders, opts, true, &gpu)) {
+    clang_getInclusions(gpu.tu, visit_inclusion, &files);
     Decls gdecls = collect_decls(gpu.tu);
     Catalog gcat = find_all(&gdecls, spec, false);
     for (int i = 0; i < spec->ntypes; i++)
@@ -609,6 +657,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
         diag_error(cursor_place(cat.found[i].decl), "'%s' (%s) is not defined when the header is compiled for the GPU",
                    spec->types[i]->name, spec->types[i]->path);
   }
+  record_header_files(spec, &files);
   dispose(&gpu);
   dispose(&host);
 }
@@ -709,7 +758,9 @@ bool clang_spec_skeleton(const char *header, const char *header_in_spec, const c
         *c = 0;
       else if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
         *c = '_';
-    buf_printf(out, "{\n  \"gpugen\": 1,\n  \"module\": \"%s\",\n  \"headers\": [\"%s\"],\n", module, header_in_spec);
+    /* "_gpu": the module's <module>.h must not have the header's file name */
+    buf_printf(out, "{\n  \"gpugen\": 1,\n  \"module\": \"%s_gpu\",\n  \"headers\": [\"%s\"],\n", module,
+               header_in_spec);
     if (opts->ninclude_dirs) {
       buf_put(out, "  \"include_dirs\": [");
       for (int i = 0; i < opts->ninclude_dirs; i++)

@@ -5,7 +5,9 @@
 
 static int error_count;
 static FILE *diag_stream;
+static bool notes_off;
 
+void diag_set_quiet(bool quiet) { notes_off = quiet; }
 void diag_set_stream(FILE *f) { diag_stream = f; }
 int diag_count(void) { return error_count; }
 void diag_reset(void) { error_count = 0; }
@@ -42,6 +44,8 @@ void diag_error(const char *place, const char *fmt, ...) {
 }
 
 void diag_note(const char *place, const char *fmt, ...) {
+  if (notes_off)
+    return;
   va_list ap;
   va_start(ap, fmt);
   report(place, "note", fmt, ap);

@@ -62,11 +62,10 @@ void emit_header(const Spec *spec, OutputSet *out) {
   if (spec->nheaders) {
     buf_put(b, "\n/* The types come from the spec's headers; the checks below make the\n"
                " * compiler confirm they match the spec. */\n");
-    for (int i = 0; i < spec->nheaders; i++) {
-      const char *h = spec->headers[i];
-      const char *abs = h[0] == '/' ? h : arena_printf("%s/%s", spec->dir, h);
-      buf_printf(b, "#include \"%s\"\n", relative_path(out->out_dir, abs));
-    }
+    /* by the spelling in the spec, found through the include flags of
+     * <module>.mk or gpugen_generate(), so the output directory can move */
+    for (int i = 0; i < spec->nheaders; i++)
+      buf_printf(b, "#include \"%s\"\n", spec->headers[i]);
   }
   for (int i = 0; i < spec->ntypes; i++)
     if (!spec->nheaders || spec->types_ordered[i]->synthetic)

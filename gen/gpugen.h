@@ -2,10 +2,14 @@
  *   spec.c     JSON bytes -> raw Spec (the only file that knows cJSON)
  *   check.c    names, types, targets, tuning, reductions -> checked Spec
  *   layout.c   sizes, offsets, padding, word plans
+ *   clangcheck.c  the user's headers against the spec (and the files they read)
  *   emit_*.c   one emitter per kind of output file, into an OutputSet
+ *   depfile.c  the --depfile text, added to the same set
  *   output.c   atomic, write-if-changed files
- * main.c calls them in that order; each stage only reads what the earlier
- * ones produced. */
+ *   explain.c  instead of writing: what the stages computed (resources.c
+ *              builds the module with nvcc for --resources)
+ * driver.c calls them in that order (main.c is the command line over it);
+ * each stage only reads what the earlier ones produced. */
 #ifndef GPUGEN_H
 #define GPUGEN_H
 
@@ -76,6 +80,7 @@ void diag_note(const char *place, const char *fmt, ...) __attribute__((format(pr
 int diag_count(void);
 void diag_reset(void);
 void diag_set_stream(FILE *f);
+void diag_set_quiet(bool quiet); /* -q: notes are not printed */
 _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define bug(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
@@ -149,6 +154,11 @@ void output_free(OutputSet *set);
  * 0 on success; on failure nothing has changed and a message was printed. */
 int output_write(OutputSet *set, bool verbose);
 
+/* depfile.c: the text of --depfile (gcc -MD format) for the files of set,
+ * named as out_dir (the -o spelling) plus their names, into b. Returns NULL,
+ * or the first path that a depfile cannot hold (a line break). */
+const char *depfile_text(const Spec *spec, const OutputSet *set, const char *out_dir, Buf *b);
+
 /* template.c: the CUDA skeletons in templates/, embedded at build time */
 const char *template_text(const char *name);
 /* Appends block `block` of template `name`, replacing $(KEY) from the
@@ -173,6 +183,35 @@ const char *relative_path(const char *from_dir, const char *to_path);
 void emit_banner(Buf *b, const Spec *spec, const char *comment_open, const char *line_prefix,
                  const char *comment_close);
 
+/* explain.c: what gpugen computed for a checked spec, for people or tools */
+typedef struct {
+  bool json;                /* --json: one JSON document instead of text */
+  bool resources;           /* --resources: build with nvcc, report ptxas and PTX counts */
+  const char *const *names; /* types and reductions to show; all when nnames is 0 */
+  int nnames;
+} ExplainOptions;
+/* resources.c: one reduction kernel for one target, as nvcc built it */
+typedef struct {
+  int reduction;          /* index in spec->reductions */
+  const char *target;     /* "sm_90" */
+  const char *kernel;     /* "M_R_kernel" */
+  const char *entry;      /* its mangled name */
+  int registers, stack_bytes, spill_store_bytes, spill_load_bytes, smem_bytes; /* ptxas -v */
+  int shfl, global_loads; /* shfl.sync and ld.global instructions in its PTX */
+} KernelResources;
+typedef struct {
+  KernelResources *kernels; /* in nvcc's order: by target, then kernel */
+  int n;
+} Resources;
+/* Builds the module written to module_dir with $GPUGEN_NVCC (default nvcc)
+ * for every target and measures its kernels; false (error reported) when
+ * nvcc fails or is missing. */
+bool measure_resources(const Spec *spec, const char *module_dir, const char *const *include_dirs, int ninclude_dirs,
+                       Resources *out);
+/* Writes the explanation to out; false (errors reported) when a name is
+ * unknown. res is NULL unless --resources. */
+bool explain_spec(const Spec *spec, const ExplainOptions *opts, const Resources *res, FILE *out);
+
 /* driver.c: the whole pipeline, for main.c, the fuzzer and the tests */
 typedef struct {
   const char *spec_path;  /* for messages; read unless spec_text is given */
@@ -181,6 +220,9 @@ typedef struct {
   const char *out_dir;    /* -o */
   bool check_only;        /* --check: validate, write nothing */
   bool verbose;           /* -v */
+  bool quiet;             /* -q: no notes, only errors */
+  const char *depfile;    /* --depfile: also write this (gcc -MD format), or NULL */
+  const ExplainOptions *explain; /* gpugen explain: describe the model, write no files */
   const int *archs;       /* when non-NULL, the architectures nvcc builds (nvcc is not asked) */
   int narchs;
   bool skip_headers;      /* leave out the libclang checks (the fuzzer) */

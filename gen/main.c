@@ -9,25 +9,42 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpugen [options] SPEC.json\n"
+          "       gpugen explain [--json] [--resources] SPEC.json [NAME]...\n"
           "       gpugen init [-o SPEC.json] [-I DIR]... HEADER TYPE...\n"
           "\n"
           "Generates CUDA code (SharedMem<T>, warp shuffles, ldg, host API) for the\n"
-          "types and reductions of a JSON spec. See docs/spec.md.\n"
+          "types and reductions of a JSON spec. See gpugen(1) and docs/spec.md.\n"
           "\n"
           "options:\n"
-          "  -o DIR       write the output files into DIR (default: out)\n"
-          "  --check      validate the spec and write nothing\n"
-          "  -v           list the files written or left unchanged\n"
-          "  --help       show this help\n"
-          "  --version    show the version\n"
+          "  -o DIR, --output DIR  write the output files into DIR (default: out)\n"
+          "  --depfile FILE        also write FILE, the outputs' dependencies in the\n"
+          "                        format of gcc -MD (every run, for make, ninja, CMake)\n"
+          "  --check               validate the spec and write nothing\n"
+          "  -q, --quiet           print errors only (no notes)\n"
+          "  -v, --verbose         list the files written or left unchanged\n"
+          "  -h, --help            show this help\n"
+          "  --version             show the version\n"
+          "\n"
+          "gpugen explain prints what gpugen computed for the spec's types and\n"
+          "reductions (all, or the NAMEs): layouts, word plans, read plans, tuning.\n"
+          "  --json                one JSON document instead of text\n"
+          "  --resources           also build the module with nvcc and report each\n"
+          "                        kernel's registers, spills, shared memory and PTX\n"
+          "                        shuffle and load counts, per target\n"
           "\n"
           "gpugen init writes a spec skeleton (to stdout, or to a new file SPEC.json)\n"
           "whose types and fields are read from HEADER with libclang.\n"
+          "  -o SPEC.json          write the skeleton there (never overwrites)\n"
+          "  -I DIR                search DIR for the header's includes\n"
           "\n"
           "environment:\n"
-          "  GPUGEN_NVCC  the nvcc asked which targets it can build (default: nvcc)\n"
+          "  GPUGEN_NVCC                the nvcc asked which targets it can build, and\n"
+          "                             used by explain --resources (default: nvcc)\n"
+          "  GPUGEN_CLANG_RESOURCE_DIR  libclang's resource directory (default: the one\n"
+          "                             gpugen was built with)\n"
           "\n"
-          "exit status: 0 success, 1 errors in the spec, 2 usage errors\n");
+          "exit status: 0 success, 1 errors in the spec, its headers or the output,\n"
+          "2 usage errors\n");
 }
 
 static _Noreturn void usage_error(const char *fmt, const char *arg) {
@@ -38,36 +55,75 @@ static _Noreturn void usage_error(const char *fmt, const char *arg) {
   exit(2);
 }
 
-static GenOptions parse_options(int argc, char **argv) {
+/* The argument of an option given as "-o DIR", "-oDIR", "--output DIR" or
+ * "--output=DIR"; NULL when a is not that option. */
+static const char *option_value(int argc, char **argv, int *i, const char *shortname, const char *longname) {
+  const char *a = argv[*i];
+  size_t nlong = strlen(longname);
+  if ((shortname && strcmp(a, shortname) == 0) || strcmp(a, longname) == 0) {
+    if (*i + 1 >= argc || !argv[*i + 1][0])
+      usage_error("option '%s' needs a value", a);
+    return argv[++*i];
+  }
+  if (shortname && strncmp(a, shortname, 2) == 0 && a[2])
+    return a + 2;
+  if (strncmp(a, longname, nlong) == 0 && a[nlong] == '=') {
+    if (!a[nlong + 1])
+      usage_error("option '%s' needs a value", a);
+    return a + nlong + 1;
+  }
+  return NULL;
+}
+
+static GenOptions parse_options(int argc, char **argv, int first) {
   GenOptions o = {.out_dir = "out"};
-  for (int i = 1; i < argc; i++) {
+  bool explain = first > 1;
+  ExplainOptions *ex = explain ? ARENA_NEW(ExplainOptions) : NULL;
+  const char **names = ARENA_ARRAY(const char *, argc);
+  const char *value;
+  for (int i = first; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       usage(stdout);
+      arena_free_all();
       exit(0);
     } else if (strcmp(a, "--version") == 0) {
       printf("gpugen %s\n", GPUGEN_VERSION);
+      arena_free_all();
       exit(0);
-    } else if (strcmp(a, "--check") == 0) {
-      o.check_only = true;
+    } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+      o.quiet = true;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       o.verbose = true;
-    } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-      if (i + 1 >= argc || !argv[i + 1][0])
-        usage_error("option '%s' needs a directory", a);
-      o.out_dir = argv[++i];
-    } else if (strncmp(a, "-o", 2) == 0 && a[2]) {
-      o.out_dir = a + 2;
+    } else if (explain && strcmp(a, "--json") == 0) {
+      ex->json = true;
+    } else if (explain && strcmp(a, "--resources") == 0) {
+      ex->resources = true;
+    } else if (!explain && strcmp(a, "--check") == 0) {
+      o.check_only = true;
+    } else if (!explain && (value = option_value(argc, argv, &i, "-o", "--output"))) {
+      o.out_dir = value;
+    } else if (!explain && (value = option_value(argc, argv, &i, NULL, "--depfile"))) {
+      o.depfile = value;
     } else if (a[0] == '-' && a[1]) {
-      usage_error("unknown option '%s'", a);
-    } else if (o.spec_path) {
-      usage_error("more than one spec given ('%s'); run gpugen once per spec", a);
-    } else {
+      usage_error(explain ? "explain: unknown option '%s'" : "unknown option '%s'", a);
+    } else if (!o.spec_path) {
       o.spec_path = a;
+    } else if (explain) {
+      names[ex->nnames++] = a;
+    } else {
+      usage_error("more than one spec given ('%s'); run gpugen once per spec", a);
     }
   }
   if (!o.spec_path)
     usage_error("no spec given%s", "");
+  if (o.quiet && o.verbose)
+    usage_error("-q and -v contradict each other%s", "");
+  if (ex) {
+    ex->names = names;
+    o.explain = ex;
+    o.check_only = true;
+  }
   return o;
 }
 
@@ -129,7 +185,8 @@ int main(int argc, char **argv) {
     arena_free_all();
     return status;
   }
-  GenOptions o = parse_options(argc, argv);
+  bool explain = argc > 1 && strcmp(argv[1], "explain") == 0;
+  GenOptions o = parse_options(argc, argv, explain ? 2 : 1);
   int status = gpugen_generate(&o);
   arena_free_all();
   return status;

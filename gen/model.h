@@ -163,6 +163,9 @@ typedef struct {
   TuningEntry *tuning_entries; /* as written; check.c attaches them to targets */
   int ntuning_entries;
   Tuning default_tuning;
+  const char **header_files; /* every file libclang read for the headers, transitively (absolute,
+                                no repeats); filled by clangcheck.c, for depfiles and name clashes */
+  int nheader_files;
 } Spec;
 
 #endif

@@ -1,9 +1,12 @@
 # Builds a generated module the way a user's Makefile would (make demo).
 # usage: make -f tools/demo.mk OUT=out MODULE=mytypes
+# make demo has just run gpugen; the fragment only compiles the module.
+$(MODULE)_REGENERATE := no
 include $(OUT)/$(MODULE).mk
 NVCC      ?= nvcc
 CUDA_HOME := $(abspath $(dir $(shell command -v $(NVCC)))..)
-NVFLAGS   := -std=c++17 -O2 -Werror all-warnings $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
+NVCCFLAGS := -std=c++17 -O2 -Werror all-warnings
+NVFLAGS   := $(NVCCFLAGS) $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
 
 .PHONY: run maxsub
 run: $(OUT)/demo_tuning $(OUT)/demo_particles
@@ -11,19 +14,17 @@ run: $(OUT)/demo_tuning $(OUT)/demo_particles
 	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_particles; \
 	 else echo "demo_particles built; skipped running it: no GPU"; fi
 
-$(OUT)/$(MODULE).o: $($(MODULE)_SOURCES) $($(MODULE)_HEADERS)
-	$(NVCC) $(NVFLAGS) -c -o $@ $<
 # The host API from plain C: gcc -std=c11 compiles, the CUDA runtime links.
-$(OUT)/demo_tuning: examples/tuning.c $(OUT)/$(MODULE).o
+$(OUT)/demo_tuning: examples/tuning.c $($(MODULE)_OBJECTS)
 	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/tuning.o $<
-	g++ -o $@ $(OUT)/tuning.o $(OUT)/$(MODULE).o -L$(CUDA_HOME)/lib64 -lcudart
-$(OUT)/demo_particles: examples/particles.cu $(OUT)/$(MODULE).o
-	$(NVCC) $(NVFLAGS) -o $@ $< $(OUT)/$(MODULE).o
+	g++ -o $@ $(OUT)/tuning.o $($(MODULE)_OBJECTS) -L$(CUDA_HOME)/lib64 -lcudart
+$(OUT)/demo_particles: examples/particles.cu $($(MODULE)_OBJECTS)
+	$(NVCC) $(NVFLAGS) -o $@ $< $($(MODULE)_OBJECTS)
 
 # examples/maxsub: an ordered reduction called from plain C
 maxsub: $(OUT)/demo_maxsub
 	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_maxsub; \
 	 else echo "demo_maxsub built; skipped running it: no GPU"; fi
-$(OUT)/demo_maxsub: examples/maxsub/main.c $(OUT)/$(MODULE).o
+$(OUT)/demo_maxsub: examples/maxsub/main.c $($(MODULE)_OBJECTS)
 	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/main.o $<
-	g++ -o $@ $(OUT)/main.o $(OUT)/$(MODULE).o -L$(CUDA_HOME)/lib64 -lcudart
+	g++ -o $@ $(OUT)/main.o $($(MODULE)_OBJECTS) -L$(CUDA_HOME)/lib64 -lcudart

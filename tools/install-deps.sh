@@ -9,6 +9,11 @@ if ! command -v llvm-config >/dev/null 2>&1 || [ ! -f "$(llvm-config --includedi
   missing="$missing libclang-dev llvm-dev"
 fi
 command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+# for the tests: the CMake package with both generators, the man page, the JSON Schema
+command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
+command -v man >/dev/null 2>&1 || missing="$missing man-db"
+python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
 # make fuzz and the fuzz suite: clang and its libFuzzer runtime (libclang-rt-N-dev)
 if ! command -v clang >/dev/null 2>&1; then
   missing="$missing clang libclang-rt-dev"

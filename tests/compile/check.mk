@@ -2,6 +2,7 @@
 # errors, for every target its .mk names.
 # usage: make -f tests/compile/check.mk OUT=dir MODULE=name WORK=dir
 HERE      := $(dir $(lastword $(MAKEFILE_LIST)))
+$(MODULE)_REGENERATE := no # the files as generated are under test
 include $(OUT)/$(MODULE).mk
 NVCC      ?= nvcc
 CUDA_INC  := $(dir $(shell command -v $(NVCC)))../include

@@ -21,7 +21,9 @@ check reduce make -s -C tests/gpu/reduce GEN="$dir/reduce" BUILD="$build/reduce"
 check memcheck-device compute-sanitizer --tool memcheck --error-exitcode 99 "$build/device/test_device"
 check sanitize env BUILD="$build/sanitize" tests/gpu/sanitize.sh "$dir/reduce"
 check sass sh tests/gpu/sass_words.sh "$dir/gputest/exercise.cu" sm_90
-check demo make -s -f tools/demo.mk OUT="$dir/demo" MODULE=mytypes
-check demo-maxsub make -s -f tools/demo.mk OUT="$dir/maxsub" MODULE=maxsub maxsub
+# The fragments name the spec's directory where it was generated; here it is
+# this checkout's (M_SPEC_DIR, see docs/integration.md).
+check demo make -s -f tools/demo.mk OUT="$dir/demo" MODULE=mytypes mytypes_SPEC_DIR="$PWD/specs/"
+check demo-maxsub make -s -f tools/demo.mk OUT="$dir/maxsub" MODULE=maxsub maxsub_SPEC_DIR="$PWD/examples/maxsub/" maxsub
 echo
 echo "$passed passed, $failed failed"

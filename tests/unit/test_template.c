@@ -20,7 +20,7 @@ static void test_template_blocks(void **state) {
   assert_null(strstr(b.data, "$("));
   assert_null(strstr(b.data, "@@"));
   buf_free(&b);
-  const char *kv2[] = {"MODULE", "m", "GENCODE", " -x", "INCLUDES", "", NULL};
+  const char *kv2[] = {"MODULE", "m", "GENCODE", " -x", "INCLUDES", "", "SPEC_DIR", "/s/", "SPEC_NAME", "m.json", NULL};
   template_emit(&b, "build.mk.tmpl", "body", kv2);
   assert_non_null(strstr(b.data, "m_DIR := $(dir $(lastword $(MAKEFILE_LIST)))"));
   buf_free(&b);

@@ -2,8 +2,44 @@
 # Targets: sm_75 sm_80 sm_90
 # Include this file from your Makefile; the paths work from any directory.
 basic_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
+# Where the spec and its headers are. Set basic_SPEC_DIR to build against
+# them in another place (a copy of the output directory needs nothing set).
+basic_SPEC_DIR ?= @ROOT@/tests/golden/
+basic_SPEC ?= $(basic_SPEC_DIR)basic.json
 # SASS for every target, PTX for the newest (so newer GPUs can JIT it).
 basic_GENCODE := -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 basic_INCLUDES := -I$(basic_DIR)
 basic_SOURCES := $(basic_DIR)basic.cu
 basic_HEADERS := $(basic_DIR)basic.h $(basic_DIR)basic.cuh
+basic_OBJECTS := $(basic_DIR)basic.o
+basic_STAMP := $(basic_DIR)basic.stamp
+basic_DEPFILE := $(basic_DIR)basic.d
+
+# The rules below must not become the including Makefile's default goal.
+basic_GOAL := $(.DEFAULT_GOAL)
+
+# Regeneration with $(GPUGEN), where the spec is (a copy of the output on a
+# machine without it only builds); basic_REGENERATE=no turns it off.
+# gpugen writes the stamp last, so the stamp is the rule's output and the
+# other files hang off it: a run cut short is redone by the next build, and
+# files whose text did not change keep their time. The depfile names every
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
+ifneq ($(if $(filter no,$(basic_REGENERATE)),,$(wildcard $(basic_SPEC))),)
+GPUGEN ?= gpugen
+basic_GENERATED := $(basic_SOURCES) $(basic_HEADERS) $(basic_DEPFILE)
+$(basic_STAMP): $(basic_SPEC) $(if $(filter-out $(wildcard $(basic_GENERATED)),$(basic_GENERATED)),basic_incomplete)
+	$(GPUGEN) -q -o $(basic_DIR) --depfile $(basic_DEPFILE) $(basic_SPEC)
+$(basic_SOURCES) $(basic_HEADERS) $(basic_DIR)basic.mk: $(basic_STAMP) ;
+.PHONY: basic_incomplete
+-include $(basic_DEPFILE)
+endif
+
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
+NVCC ?= nvcc
+$(basic_OBJECTS): $(basic_SOURCES) $(basic_HEADERS)
+	$(NVCC) $(NVCCFLAGS) $(basic_GENCODE) $(basic_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
+-include $(basic_OBJECTS).d
+.DEFAULT_GOAL := $(basic_GOAL)

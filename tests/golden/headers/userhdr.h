@@ -25,7 +25,7 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
-#include "../../../tests/golden/headers.h"
+#include "headers.h"
 
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(MaxSub) == 32, "MaxSub: size differs from the spec");

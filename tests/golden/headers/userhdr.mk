@@ -2,8 +2,44 @@
 # Targets: sm_80 sm_90
 # Include this file from your Makefile; the paths work from any directory.
 userhdr_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
+# Where the spec and its headers are. Set userhdr_SPEC_DIR to build against
+# them in another place (a copy of the output directory needs nothing set).
+userhdr_SPEC_DIR ?= @ROOT@/tests/golden/
+userhdr_SPEC ?= $(userhdr_SPEC_DIR)headers.json
 # SASS for every target, PTX for the newest (so newer GPUs can JIT it).
 userhdr_GENCODE := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
-userhdr_INCLUDES := -I$(userhdr_DIR) -I$(userhdr_DIR)../../../tests/golden/include
+userhdr_INCLUDES := -I$(userhdr_DIR) -I$(userhdr_SPEC_DIR). -I$(userhdr_SPEC_DIR)include
 userhdr_SOURCES := $(userhdr_DIR)userhdr.cu
 userhdr_HEADERS := $(userhdr_DIR)userhdr.h $(userhdr_DIR)userhdr.cuh
+userhdr_OBJECTS := $(userhdr_DIR)userhdr.o
+userhdr_STAMP := $(userhdr_DIR)userhdr.stamp
+userhdr_DEPFILE := $(userhdr_DIR)userhdr.d
+
+# The rules below must not become the including Makefile's default goal.
+userhdr_GOAL := $(.DEFAULT_GOAL)
+
+# Regeneration with $(GPUGEN), where the spec is (a copy of the output on a
+# machine without it only builds); userhdr_REGENERATE=no turns it off.
+# gpugen writes the stamp last, so the stamp is the rule's output and the
+# other files hang off it: a run cut short is redone by the next build, and
+# files whose text did not change keep their time. The depfile names every
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
+ifneq ($(if $(filter no,$(userhdr_REGENERATE)),,$(wildcard $(userhdr_SPEC))),)
+GPUGEN ?= gpugen
+userhdr_GENERATED := $(userhdr_SOURCES) $(userhdr_HEADERS) $(userhdr_DEPFILE)
+$(userhdr_STAMP): $(userhdr_SPEC) $(if $(filter-out $(wildcard $(userhdr_GENERATED)),$(userhdr_GENERATED)),userhdr_incomplete)
+	$(GPUGEN) -q -o $(userhdr_DIR) --depfile $(userhdr_DEPFILE) $(userhdr_SPEC)
+$(userhdr_SOURCES) $(userhdr_HEADERS) $(userhdr_DIR)userhdr.mk: $(userhdr_STAMP) ;
+.PHONY: userhdr_incomplete
+-include $(userhdr_DEPFILE)
+endif
+
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
+NVCC ?= nvcc
+$(userhdr_OBJECTS): $(userhdr_SOURCES) $(userhdr_HEADERS)
+	$(NVCC) $(NVCCFLAGS) $(userhdr_GENCODE) $(userhdr_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
+-include $(userhdr_OBJECTS).d
+.DEFAULT_GOAL := $(userhdr_GOAL)

@@ -2,8 +2,44 @@
 # Targets: sm_75
 # Include this file from your Makefile; the paths work from any directory.
 plain_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
+# Where the spec and its headers are. Set plain_SPEC_DIR to build against
+# them in another place (a copy of the output directory needs nothing set).
+plain_SPEC_DIR ?= @ROOT@/tests/golden/
+plain_SPEC ?= $(plain_SPEC_DIR)scalars_only.json
 # SASS for every target, PTX for the newest (so newer GPUs can JIT it).
 plain_GENCODE := -gencode arch=compute_75,code=sm_75 -gencode arch=compute_75,code=compute_75
 plain_INCLUDES := -I$(plain_DIR)
 plain_SOURCES := $(plain_DIR)plain.cu
 plain_HEADERS := $(plain_DIR)plain.h $(plain_DIR)plain.cuh
+plain_OBJECTS := $(plain_DIR)plain.o
+plain_STAMP := $(plain_DIR)plain.stamp
+plain_DEPFILE := $(plain_DIR)plain.d
+
+# The rules below must not become the including Makefile's default goal.
+plain_GOAL := $(.DEFAULT_GOAL)
+
+# Regeneration with $(GPUGEN), where the spec is (a copy of the output on a
+# machine without it only builds); plain_REGENERATE=no turns it off.
+# gpugen writes the stamp last, so the stamp is the rule's output and the
+# other files hang off it: a run cut short is redone by the next build, and
+# files whose text did not change keep their time. The depfile names every
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
+ifneq ($(if $(filter no,$(plain_REGENERATE)),,$(wildcard $(plain_SPEC))),)
+GPUGEN ?= gpugen
+plain_GENERATED := $(plain_SOURCES) $(plain_HEADERS) $(plain_DEPFILE)
+$(plain_STAMP): $(plain_SPEC) $(if $(filter-out $(wildcard $(plain_GENERATED)),$(plain_GENERATED)),plain_incomplete)
+	$(GPUGEN) -q -o $(plain_DIR) --depfile $(plain_DEPFILE) $(plain_SPEC)
+$(plain_SOURCES) $(plain_HEADERS) $(plain_DIR)plain.mk: $(plain_STAMP) ;
+.PHONY: plain_incomplete
+-include $(plain_DEPFILE)
+endif
+
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
+NVCC ?= nvcc
+$(plain_OBJECTS): $(plain_SOURCES) $(plain_HEADERS)
+	$(NVCC) $(NVCCFLAGS) $(plain_GENCODE) $(plain_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
+-include $(plain_OBJECTS).d
+.DEFAULT_GOAL := $(plain_GOAL)

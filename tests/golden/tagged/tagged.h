@@ -25,7 +25,7 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
-#include "../../../tests/golden/tagged.h"
+#include "tagged_ops.h"
 
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(struct Span) == 8, "struct Span: size differs from the spec");

@@ -2,8 +2,44 @@
 # Targets: sm_80
 # Include this file from your Makefile; the paths work from any directory.
 tagged_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
+# Where the spec and its headers are. Set tagged_SPEC_DIR to build against
+# them in another place (a copy of the output directory needs nothing set).
+tagged_SPEC_DIR ?= @ROOT@/tests/golden/
+tagged_SPEC ?= $(tagged_SPEC_DIR)tagged.json
 # SASS for every target, PTX for the newest (so newer GPUs can JIT it).
 tagged_GENCODE := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80
-tagged_INCLUDES := -I$(tagged_DIR)
+tagged_INCLUDES := -I$(tagged_DIR) -I$(tagged_SPEC_DIR).
 tagged_SOURCES := $(tagged_DIR)tagged.cu
 tagged_HEADERS := $(tagged_DIR)tagged.h $(tagged_DIR)tagged.cuh
+tagged_OBJECTS := $(tagged_DIR)tagged.o
+tagged_STAMP := $(tagged_DIR)tagged.stamp
+tagged_DEPFILE := $(tagged_DIR)tagged.d
+
+# The rules below must not become the including Makefile's default goal.
+tagged_GOAL := $(.DEFAULT_GOAL)
+
+# Regeneration with $(GPUGEN), where the spec is (a copy of the output on a
+# machine without it only builds); tagged_REGENERATE=no turns it off.
+# gpugen writes the stamp last, so the stamp is the rule's output and the
+# other files hang off it: a run cut short is redone by the next build, and
+# files whose text did not change keep their time. The depfile names every
+# header the spec's headers read. While it or a generated file is missing
+# (a first run by hand, a deleted file), the next build runs gpugen again.
+ifneq ($(if $(filter no,$(tagged_REGENERATE)),,$(wildcard $(tagged_SPEC))),)
+GPUGEN ?= gpugen
+tagged_GENERATED := $(tagged_SOURCES) $(tagged_HEADERS) $(tagged_DEPFILE)
+$(tagged_STAMP): $(tagged_SPEC) $(if $(filter-out $(wildcard $(tagged_GENERATED)),$(tagged_GENERATED)),tagged_incomplete)
+	$(GPUGEN) -q -o $(tagged_DIR) --depfile $(tagged_DEPFILE) $(tagged_SPEC)
+$(tagged_SOURCES) $(tagged_HEADERS) $(tagged_DIR)tagged.mk: $(tagged_STAMP) ;
+.PHONY: tagged_incomplete
+-include $(tagged_DEPFILE)
+endif
+
+# The module's object; nvcc's own depfile adds the user headers it includes
+# (nvcc leaves '#' in paths unescaped there, so sed escapes it).
+NVCC ?= nvcc
+$(tagged_OBJECTS): $(tagged_SOURCES) $(tagged_HEADERS)
+	$(NVCC) $(NVCCFLAGS) $(tagged_GENCODE) $(tagged_INCLUDES) -MD -MP -MF $@.d -c -o $@ $<
+	@sed -i 's/\([^\\]\)#/\1\\#/g' $@.d
+-include $(tagged_OBJECTS).d
+.DEFAULT_GOAL := $(tagged_GOAL)
