@@ -11,7 +11,10 @@
  *     files (names and sizes) as the first, the leftover removed;
  *   a file replaced by a directory, a dangling symlink or a FIFO, the output
  *     directory replaced by a file: the run fails (at once: a hang is a
- *     libFuzzer timeout) and changes nothing. */
+ *     libFuzzer timeout) and changes nothing.
+ * Half of the inputs also ask for a --depfile (beside the output directory),
+ * and a quarter are explained too (text or JSON, to stdout, which the target
+ * sends to /dev/null): explain writes no file. */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <stdbool.h>
@@ -42,6 +45,8 @@ static void cleanup_scratch(void) { remove_tree(scratch_root); }
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   dev_null = fopen("/dev/null", "w");
+  if (!freopen("/dev/null", "w", stdout)) /* gpugen explain's text; libFuzzer and the sanitizers use stderr */
+    abort();
   report_fd = dup(2);
   const char *tmp = getenv("TMPDIR");
   snprintf(scratch_root, sizeof scratch_root, "%s/gpugen-fuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -189,9 +194,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (mkdir(run_dir, 0777) != 0)
     broken("cannot make the scratch directory");
   /* The spec "lives" in run_dir, so headers may name the output files. */
-  char spec_path[sizeof run_dir + 16], out_dir[sizeof run_dir + 16];
+  char spec_path[sizeof run_dir + 16], out_dir[sizeof run_dir + 16], depfile[sizeof run_dir + 16];
   snprintf(spec_path, sizeof spec_path, "%s/spec.json", run_dir);
   snprintf(out_dir, sizeof out_dir, "%s/out", run_dir);
+  snprintf(depfile, sizeof depfile, "%s/deps.d", run_dir);
+  uint64_t hash = fnv1a(data, size);
   /* A private copy, so a read past the end is caught by ASan. */
   char *text = malloc(size ? size : 1);
   memcpy(text, data, size);
@@ -205,14 +212,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       .archs = fixed_archs,
       .narchs = (int)(sizeof fixed_archs / sizeof fixed_archs[0]),
       .skip_headers = true,
+      .depfile = (hash >> 40) & 1 ? depfile : NULL,
   };
   int status = gpugen_generate(&o);
   gpugen_reset();
   struct stat st;
-  if (status != 0 && lstat(out_dir, &st) == 0)
-    broken("gpugen failed but created the output directory");
+  if (status != 0 && (lstat(out_dir, &st) == 0 || lstat(depfile, &st) == 0))
+    broken("gpugen failed but created the output directory or the depfile");
   if (status == 0)
-    rerun(&o, run_dir, out_dir, fnv1a(data, size));
+    rerun(&o, run_dir, out_dir, hash);
+  if ((hash >> 41) % 4 == 0) {
+    ExplainOptions how = {.json = (hash >> 43) & 1};
+    GenOptions explain = o;
+    explain.explain = &how;
+    char *before = snapshot(run_dir);
+    gpugen_generate(&explain);
+    gpugen_reset();
+    char *after = snapshot(run_dir);
+    if (strcmp(before, after) != 0)
+      broken("gpugen explain changed files");
+    free(before);
+    free(after);
+  }
   free(text);
   remove_tree(run_dir);
   return 0;
