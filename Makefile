@@ -143,13 +143,20 @@ FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SECONDS ?= 60
 FUZZ_ARGS    = -max_len=4096 -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 -dict=tests/fuzz/spec.dict -artifact_prefix=$(FUZZ_BUILD)/
-.PHONY: fuzz fuzz-build test-fuzz
+.PHONY: fuzz fuzz-build fuzz-seeds test-fuzz
 # The build tools (embed, reserved) are built with these flags too; their
 # leaks at exit do not matter, so LeakSanitizer is off while building.
 fuzz-build:
 	@ASAN_OPTIONS=detect_leaks=0 $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_CFLAGS)' $(FUZZ_BUILD)/fuzz_spec
 $(BUILD)/fuzz_spec: tests/fuzz/fuzz_spec.c $(GEN_OBJS) gen/gpugen.h gen/model.h
 	$(CC) $(CFLAGS) $(WARN) -Igen -fsanitize=fuzzer -o $@ $< $(GEN_OBJS) $(LIBS)
+# Copies every spec of the repository into the corpus as seed-PATH (the fuzz
+# suite replays the specs themselves, so stale seeds only make fuzzing start
+# from less).
+fuzz-seeds:
+	rm -f tests/fuzz/corpus/seed-*
+	for f in $$(git ls-files '*.json' | grep -v '^docs/\|^tests/fuzz/'); do \
+	  cp "$$f" "tests/fuzz/corpus/seed-$$(echo "$$f" | tr / -)"; done
 fuzz: fuzz-build
 	@mkdir -p $(FUZZ_BUILD)/corpus
 	$(FUZZ_BUILD)/fuzz_spec $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD)/corpus tests/fuzz/corpus

@@ -624,13 +624,15 @@ suite_valgrind() {
 }
 
 # The fuzz target (make fuzz-build) replays every file of tests/fuzz/corpus and
-# tests/fuzz/regressions once, with no fuzzing: one ok per file that ran clean
-# under ASan + UBSan and the target's own checks.
+# tests/fuzz/regressions, and every spec of the repository, once, with no
+# fuzzing: one ok per file that ran clean under ASan + UBSan and the target's
+# own checks.
+repository_specs() { git ls-files '*.json' 2>/dev/null | grep -v '^docs/\|^tests/fuzz/'; }
 suite_fuzz() {
   local fuzzer=build-fuzz/fuzz_spec files log n
   if [ ! -x "$fuzzer" ]; then fail "fuzz: $fuzzer is not built (make fuzz-build)"; return; fi
   files=()
-  for f in tests/fuzz/corpus/* tests/fuzz/regressions/*; do [ -f "$f" ] && files+=("$f"); done
+  for f in tests/fuzz/corpus/* tests/fuzz/regressions/* $(repository_specs); do [ -f "$f" ] && files+=("$f"); done
   log=$(cd "$WORK" && UBSAN_OPTIONS=print_stacktrace=1 "$ROOT/$fuzzer" -timeout=10 -rss_limit_mb=2048 "${files[@]/#/$ROOT/}" 2>&1)
   local status=$?
   n=$(printf '%s\n' "$log" | grep -c '^Executed ')

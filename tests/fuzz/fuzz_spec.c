@@ -4,13 +4,20 @@
  * writes included, in a scratch directory made and removed per input.
  * Beyond the sanitizers it checks the output set's promises. A failed run
  * leaves the output directory as it was (here: absent). After a spec that
- * succeeded, the output directory is disturbed in one of four ways, chosen
+ * succeeded, the output directory is disturbed in one of eight ways, chosen
  * by a hash of the input, and gpugen runs again:
- *   nothing changed, a file truncated, a file deleted: the run succeeds and
- *     gives the same files (names and sizes) as the first;
- *   a file replaced by a directory: the run fails and changes nothing. */
+ *   nothing changed, a file truncated, a file deleted, the temporary of a
+ *     killed run left beside a file: the run succeeds and leaves the same
+ *     files (names and sizes) as the first, the leftover removed;
+ *   a file replaced by a directory, a dangling symlink or a FIFO, the output
+ *     directory replaced by a file: the run fails (at once: a hang is a
+ *     libFuzzer timeout) and changes nothing.
+ * Half of the inputs also ask for a --depfile (beside the output directory),
+ * and a quarter are explained too (text or JSON, to stdout, which the target
+ * sends to /dev/null): explain writes no file. */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +45,8 @@ static void cleanup_scratch(void) { remove_tree(scratch_root); }
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   dev_null = fopen("/dev/null", "w");
+  if (!freopen("/dev/null", "w", stdout)) /* gpugen explain's text; libFuzzer and the sanitizers use stderr */
+    abort();
   report_fd = dup(2);
   const char *tmp = getenv("TMPDIR");
   snprintf(scratch_root, sizeof scratch_root, "%s/gpugen-fuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -113,25 +122,56 @@ static uint64_t fnv1a(const uint8_t *p, size_t n) {
   return h;
 }
 
-enum Disturbance { NOTHING, TRUNCATE, DELETE, MAKE_DIRECTORY };
+/* The first four are repaired by the next run, the others refused. */
+enum Disturbance { NOTHING, TRUNCATE, DELETE, LEFTOVER_TEMP, MAKE_DIRECTORY, MAKE_SYMLINK, MAKE_FIFO, OUT_DIR_IS_FILE };
+enum { NDISTURBANCES = OUT_DIR_IS_FILE + 1 };
+
+static bool disturb(enum Disturbance how, const char *victim, const char *out_dir) {
+  switch (how) {
+  case NOTHING:
+    return true;
+  case TRUNCATE:
+    return truncate(victim, 0) == 0;
+  case DELETE:
+    return unlink(victim) == 0;
+  case LEFTOVER_TEMP: { /* what a kill -9 leaves: .NAME.gpugen-XXXXXX beside NAME */
+    char temp[8192];
+    const char *base = strrchr(victim, '/') + 1;
+    snprintf(temp, sizeof temp, "%.*s.%s.gpugen-dead01", (int)(base - victim), victim, base);
+    FILE *f = fopen(temp, "w");
+    return f && fputs("half a file", f) >= 0 && fclose(f) == 0;
+  }
+  case MAKE_DIRECTORY:
+    return unlink(victim) == 0 && mkdir(victim, 0777) == 0;
+  case MAKE_SYMLINK:
+    return unlink(victim) == 0 && symlink("nowhere", victim) == 0;
+  case MAKE_FIFO:
+    return unlink(victim) == 0 && mkfifo(victim, 0666) == 0;
+  case OUT_DIR_IS_FILE: {
+    remove_tree(out_dir);
+    FILE *f = fopen(out_dir, "w");
+    return f && fclose(f) == 0;
+  }
+  }
+  return false;
+}
 
 /* After a successful run: disturb out_dir, run again, check the outcome. */
 static void rerun(const GenOptions *o, const char *run_dir, const char *out_dir, uint64_t hash) {
-  enum Disturbance how = (enum Disturbance)(hash % 4);
+  enum Disturbance how = (enum Disturbance)(hash % NDISTURBANCES);
   char *first = snapshot(run_dir);
-  char *victim = nth_file(out_dir, hash / 4);
+  char *victim = nth_file(out_dir, hash / NDISTURBANCES);
   if (!victim)
     broken("a successful run wrote no file");
-  if ((how == TRUNCATE && truncate(victim, 0) != 0) || (how == DELETE && unlink(victim) != 0) ||
-      (how == MAKE_DIRECTORY && (unlink(victim) != 0 || mkdir(victim, 0777) != 0)))
-    abort();
+  if (!disturb(how, victim, out_dir))
+    broken("cannot disturb the output directory");
   char *before = snapshot(run_dir);
   int status = gpugen_generate(o);
   gpugen_reset();
   char *after = snapshot(run_dir);
-  if (how == MAKE_DIRECTORY) {
+  if (how >= MAKE_DIRECTORY) {
     if (status == 0)
-      broken("a run with a directory where an output file goes succeeded");
+      broken("a run succeeded over something in the way (a directory, symlink, FIFO or file)");
     if (strcmp(before, after) != 0)
       broken("a failed run changed the output directory");
   } else {
@@ -152,11 +192,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char run_dir[sizeof scratch_root + 16];
   snprintf(run_dir, sizeof run_dir, "%s/run", scratch_root);
   if (mkdir(run_dir, 0777) != 0)
-    abort();
+    broken("cannot make the scratch directory");
   /* The spec "lives" in run_dir, so headers may name the output files. */
-  char spec_path[sizeof run_dir + 16], out_dir[sizeof run_dir + 16];
+  char spec_path[sizeof run_dir + 16], out_dir[sizeof run_dir + 16], depfile[sizeof run_dir + 16];
   snprintf(spec_path, sizeof spec_path, "%s/spec.json", run_dir);
   snprintf(out_dir, sizeof out_dir, "%s/out", run_dir);
+  snprintf(depfile, sizeof depfile, "%s/deps.d", run_dir);
+  uint64_t hash = fnv1a(data, size);
   /* A private copy, so a read past the end is caught by ASan. */
   char *text = malloc(size ? size : 1);
   memcpy(text, data, size);
@@ -170,14 +212,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       .archs = fixed_archs,
       .narchs = (int)(sizeof fixed_archs / sizeof fixed_archs[0]),
       .skip_headers = true,
+      .depfile = (hash >> 40) & 1 ? depfile : NULL,
   };
   int status = gpugen_generate(&o);
   gpugen_reset();
   struct stat st;
-  if (status != 0 && lstat(out_dir, &st) == 0)
-    broken("gpugen failed but created the output directory");
+  if (status != 0 && (lstat(out_dir, &st) == 0 || lstat(depfile, &st) == 0))
+    broken("gpugen failed but created the output directory or the depfile");
   if (status == 0)
-    rerun(&o, run_dir, out_dir, fnv1a(data, size));
+    rerun(&o, run_dir, out_dir, hash);
+  if ((hash >> 41) % 4 == 0) {
+    ExplainOptions how = {.json = (hash >> 43) & 1};
+    GenOptions explain = o;
+    explain.explain = &how;
+    char *before = snapshot(run_dir);
+    gpugen_generate(&explain);
+    gpugen_reset();
+    char *after = snapshot(run_dir);
+    if (strcmp(before, after) != 0)
+      broken("gpugen explain changed files");
+    free(before);
+    free(after);
+  }
   free(text);
   remove_tree(run_dir);
   return 0;

@@ -7,6 +7,7 @@
 #        ../../gpugen (the GPU machine cannot run gpugen); without it the
 #        modules are generated with ./gpugen.
 # Environment: BUILD (default build/gpu-sanitize), ARCH (default sm_90),
+#   SANITIZER (the compute-sanitizer binary; found on PATH or beside nvcc),
 #   TOOLS (default "memcheck racecheck initcheck synccheck"),
 #   STRIDE_<tool> (run every K-th reduction case; defaults below),
 #   TIMEOUT (seconds per tool, default 480).
@@ -25,7 +26,7 @@ gen_arg=()
 [ $# -gt 0 ] && gen_arg=(GEN="$(cd "$1" && pwd)")
 
 # -lineinfo: sanitizer reports name source lines; -O3 as in the normal run.
-if ! log=$(make -s -C tests/gpu/reduce BUILD="$BUILD" ARCH="$ARCH" EXTRA_NVFLAGS=-lineinfo "${gen_arg[@]}" \
+if ! log=$(make -s -j"$(nproc)" -C tests/gpu/reduce BUILD="$BUILD" ARCH="$ARCH" EXTRA_NVFLAGS=-lineinfo "${gen_arg[@]}" \
     "$BUILD/test_reduce" 2>&1); then
   printf '%s\n' "$log"
   echo "sanitize: build FAILED"
@@ -34,10 +35,18 @@ fi
 echo "sanitize: built $BUILD/test_reduce ($ARCH, -lineinfo)"
 $build_only && exit 0
 
-if ! command -v compute-sanitizer >/dev/null; then
-  echo "sanitize: compute-sanitizer is not on PATH"
+# SANITIZER names it; else PATH, then beside nvcc, then the usual CUDA places.
+sanitizer=${SANITIZER:-$(command -v compute-sanitizer)}
+nvcc_dir=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
+for c in "$nvcc_dir/compute-sanitizer" "$nvcc_dir/../compute-sanitizer/compute-sanitizer" \
+         /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
+  [ -z "$sanitizer" ] && [ -x "$c" ] && sanitizer=$c
+done
+if [ -z "$sanitizer" ]; then
+  echo "sanitize: compute-sanitizer not found (set SANITIZER=/path/to/compute-sanitizer)"
   exit 1
 fi
+echo "sanitize: $sanitizer ($("$sanitizer" --version 2>&1 | grep -m1 -o 'Version [0-9.]*'))"
 failed=0
 for tool in $TOOLS; do
   # racecheck tracks every shared-memory access: the slowest, so fewer cases.
@@ -50,14 +59,14 @@ for tool in $TOOLS; do
   esac
   out=$BUILD/sanitize-$tool.log
   start=$(date +%s)
-  timeout "$TIMEOUT" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
+  timeout "$TIMEOUT" "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 \
     "$BUILD/test_reduce" --small --stride "$stride" > "$out" 2>&1
   status=$?
   secs=$(( $(date +%s) - start ))
-  summary=$(grep -a 'ERROR SUMMARY\|RACECHECK SUMMARY\|LEAK SUMMARY' "$out" | tail -1)
+  summary=$(grep -a 'ERROR SUMMARY' "$out" | tail -1 | sed 's/^=* *//')
   checks=$(grep -a '^reduce: [0-9]* passed' "$out" | tail -1)
   if [ $status -eq 0 ] && [ -n "$checks" ] && printf '%s' "$checks" | grep -q ', 0 failed$'; then
-    echo "ok   $tool: ${summary:-no summary} | ${checks#reduce: } | every ${stride}. case | ${secs} s"
+    echo "ok   $tool: ${summary:-no summary} | ${checks#reduce: } | cases: every $stride | ${secs} s"
   else
     failed=$((failed + 1))
     why="exit $status"
