@@ -220,6 +220,9 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
                                                       : "no (every merge keeps input order)");
   buf_printf(b, "  CPU reference: %s\n", r->host_reference ? arena_printf("%s_%s_host", spec->module, r->name)
                                                            : "none (an operator runs on the GPU only)");
+  if (r->segmented)
+    buf_printf(b, "  segmented: %s_%s_segmented (%s offsets) and %s_%s_rows\n", spec->module, r->name,
+               scalar_info[r->offset].spelling, spec->module, r->name);
   const ReadPlan *p = &r->read;
   if (p->per_group)
     buf_printf(b, "  read plan: %d-byte elements in groups of %d bytes (%d elements, %d x 16-byte loads), after a "
@@ -300,6 +303,11 @@ static void json_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
   buf_printf(b, ",\n     \"commutative\": %s, \"cpu_reference\": ", r->commutative ? "true" : "false");
   if (r->host_reference)
     put_json_string(b, arena_printf("%s_%s_host", spec->module, r->name));
+  else
+    buf_put(b, "null");
+  buf_put(b, ", \"segmented\": ");
+  if (r->segmented)
+    buf_printf(b, "{\"offset_type\": \"%s\"}", scalar_info[r->offset].spelling);
   else
     buf_put(b, "null");
   const ReadPlan *p = &r->read;
