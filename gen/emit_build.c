@@ -59,6 +59,8 @@ void emit_build(const Spec *spec, OutputSet *out) {
                       "SPEC_DIR", checked_word(spec, "the spec's directory", strcmp(dir, "/") ? arena_printf("%s/", dir) : dir),
                       "SPEC_NAME", checked_word(spec, "the spec's file name", slash ? slash + 1 : spec->path), NULL};
   template_emit(b, "build.mk.tmpl", "body", kv);
+  if (spec_uses_nccl(spec))
+    template_emit(b, "build.mk.tmpl", "nccl", kv);
   buf_free(&gencode);
   buf_free(&includes);
 }

@@ -56,6 +56,7 @@ void emit_header(const Spec *spec, OutputSet *out) {
   emit_banner(b, spec, "/* ", " * ", " */");
   const char *kv[] = {"MODULE", spec->module, "GUARD", module_guard(spec), NULL};
   template_emit(b, TMPL, "prologue", kv);
+  emit_nccl_include(spec, b);
   if (uses_half_types(spec))
     template_emit(b, TMPL, "half_types", kv);
 

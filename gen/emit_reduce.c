@@ -302,6 +302,7 @@ void emit_reduce_declarations(const Spec *spec, Buf *b) {
       buf_printf(b, "%s %s_%s_host(const %s *h_in, size_t n);\n", acc, m, r->name, in);
     if (r->segmented)
       emit_segmented_declarations(spec, r, b);
+    emit_nccl_declarations(spec, r, b);
   }
 }
 
@@ -311,6 +312,7 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
   if (!spec->nreductions)
     return;
   template_emit(b, "reduce.cuh.tmpl", "host_support", (const char *[]){"M", spec->module, NULL});
+  emit_nccl_support(spec, b);
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
     const ReadPlan p = r->read;
@@ -339,5 +341,6 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
       template_emit(b, "reduce.cuh.tmpl", "host_reference", kv);
     if (r->segmented && r->host_reference)
       template_emit(b, "reduce.cuh.tmpl", "segmented_host_reference", kv);
+    emit_nccl_reduction(r, b, kv);
   }
 }

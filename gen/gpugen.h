@@ -175,6 +175,12 @@ void emit_reduce_device(const Spec *spec, Buf *b);      /* inside namespace M */
 void emit_reduce_device_api(const Spec *spec, Buf *b);  /* after it: M_R_warp, M_R_block, M_R_identity */
 void emit_reduce_declarations(const Spec *spec, Buf *b);
 void emit_reduce_host(const Spec *spec, Buf *b);
+/* emit_nccl.c: the reductions across GPUs ("nccl": true); nothing otherwise */
+bool spec_uses_nccl(const Spec *spec);
+void emit_nccl_include(const Spec *spec, Buf *b);                                   /* <module>.h */
+void emit_nccl_declarations(const Spec *spec, const Reduction *r, Buf *b);          /* <module>.h */
+void emit_nccl_support(const Spec *spec, Buf *b);                                   /* <module>.cu, once */
+void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv);        /* <module>.cu */
 /* shared by the emitters (emit_common.c) */
 const char *module_guard(const Spec *spec);           /* upper-case module name for include guards */
 const char *type_c_spelling(const TypeRef *r);        /* in plain C */

@@ -125,6 +125,7 @@ typedef struct {
   bool segmented;       /* "segmented": also emit M_R_segmented and M_R_rows */
   ScalarKind offset;    /* "offset_type" of M_R_segmented: SC_LLONG (default) or SC_INT */
   bool has_offset_type; /* "offset_type" given */
+  bool nccl;            /* "nccl": also emit M_R_nccl and M_R_combine_nccl (emit_nccl.c) */
   ReadPlan read;        /* filled by layout.c */
 } Reduction;
 

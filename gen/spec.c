@@ -193,7 +193,7 @@ static OpKind op_lookup(const char *name) {
 
 static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   static const char *const keys[] = {"name", "input", "accumulator", "op", "fold", "combine",
-                                     "identity", "commutative", "segmented", "offset_type", "description"};
+                                     "identity", "commutative", "segmented", "offset_type", "nccl", "description"};
   r->path = path;
   r->commutative = true;
   r->offset = SC_LLONG;
@@ -201,7 +201,7 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
     r->malformed = true;
     return;
   }
-  check_keys(j, path, keys, 11);
+  check_keys(j, path, keys, 12);
   r->name = get_string(j, "name", path, true);
   r->input.spelling = get_string(j, "input", path, true);
   r->accumulator.spelling = get_string(j, "accumulator", path, false);
@@ -227,6 +227,9 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   const cJSON *seg = member(j, "segmented");
   if (seg && expect(seg, cJSON_IsBool(seg), member_path(path, "segmented"), "true or false"))
     r->segmented = cJSON_IsTrue(seg);
+  const cJSON *nccl = member(j, "nccl");
+  if (nccl && expect(nccl, cJSON_IsBool(nccl), member_path(path, "nccl"), "true or false"))
+    r->nccl = cJSON_IsTrue(nccl);
   const char *offset = get_string(j, "offset_type", path, false);
   if (offset) {
     r->has_offset_type = true;
