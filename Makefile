@@ -79,6 +79,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -Igen -o $@ $< $(GEN_OBJS) $(LIBS) -lcmocka
 
+# The NCCL schedule's unit test compiles the template's plain-C block.
+$(BUILD)/tests/nccl_schedule.inc: templates/nccl.cu.tmpl
+	@mkdir -p $(dir $@)
+	sed -n '/^@@ schedule$$/,/^@@ /{/^@@ /!p;}' $< > $@
+$(BUILD)/tests/test_nccl_schedule: $(BUILD)/tests/nccl_schedule.inc
+$(BUILD)/tests/test_nccl_schedule: CFLAGS += -I$(BUILD)/tests
+
 test: all $(UNIT_BINS)
 	@tests/run.sh all
 
