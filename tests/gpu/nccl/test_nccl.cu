@@ -1,0 +1,454 @@
+/* The reductions across GPUs (nccl_test.json), on real GPUs through NCCL.
+ * usage: test_nccl --threads [--big]         one process, ncclCommInitAll over
+ *                                            every visible GPU, a thread each
+ *        test_nccl --rank R --nranks N --id FILE [--big]
+ *                                            one process per GPU; rank 0 writes
+ *                                            the unique id to FILE
+ * Every rank builds all ranks' data on the host (same seeds), so it checks
+ * its result against nt_R_host over the concatenation, and compares its
+ * bits with every other rank's through an all-gather. */
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+#include <unistd.h>
+#include "nt.h"
+#include "nt.cuh"
+
+#define CUDA_OK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+  fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(2); } } while (0)
+#define NCCL_OK(x) do { ncclResult_t r_ = (x); if (r_ != ncclSuccess) { \
+  fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, ncclGetErrorString(r_)); exit(2); } } while (0)
+
+static bool big = false;
+
+struct Rank {
+  ncclComm_t comm;
+  int rank, nranks;
+  cudaStream_t stream;
+  int checks = 0, failures = 0;
+  void check(bool ok, const std::string &what) {
+    checks++;
+    if (!ok) {
+      failures++;
+      if (failures <= 30)
+        fprintf(stderr, "rank %d: FAIL %s\n", rank, what.c_str());
+    }
+  }
+};
+
+/* ---- data ---- */
+static unsigned long long mix(unsigned long long x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+static void gen(int *x, size_t n, unsigned long long seed) {
+  for (size_t i = 0; i < n; i++) x[i] = (int)(mix(seed * 1000003 + i) % 2001) - 1000;
+}
+static void gen(unsigned *x, size_t n, unsigned long long seed) {
+  for (size_t i = 0; i < n; i++) x[i] = (unsigned)mix(seed * 1000003 + i);
+}
+/* multiples of 1/64 in [-8, 8): ties for argmin/argmax */
+static void gen(float *x, size_t n, unsigned long long seed) {
+  for (size_t i = 0; i < n; i++) x[i] = (float)((long long)(mix(seed * 1000003 + i) % 1024) - 512) / 64.0f;
+}
+
+/* ---- comparing results: bits without padding; floats within a bound ---- */
+static bool same(const nt_famax_result &a, const nt_famax_result &b) {
+  return memcmp(&a.value, &b.value, 4) == 0 && a.index == b.index;
+}
+static bool same(const nt_iamin_result &a, const nt_iamin_result &b) { return a.value == b.value && a.index == b.index; }
+template <class T> static bool same(const T &a, const T &b) { return memcmp(&a, &b, sizeof(T)) == 0; }
+static bool near(float a, float b, float scale) { return std::fabs(a - b) <= 1e-5f * scale + 1e-6f; }
+template <class T> static bool close(const T &gpu, const T &host, double) { return same(gpu, host); }
+static bool close(const float &gpu, const float &host, double abs_sum) { return near(gpu, host, (float)abs_sum); }
+static bool close(const Welford &g, const Welford &h, double abs_sum) {
+  return g.n == h.n && near(g.mean, h.mean, (float)(abs_sum / (h.n > 0 ? h.n : 1))) &&
+         std::fabs(g.m2 - h.m2) <= 1e-4f * std::fabs(h.m2) + 1e-3f;
+}
+static double abs_sum(const int *, size_t) { return 0; }
+static double abs_sum(const unsigned *, size_t) { return 0; }
+static double abs_sum(const float *x, size_t n) {
+  double s = 0;
+  for (size_t i = 0; i < n; i++) s += std::fabs(x[i]);
+  return s;
+}
+
+/* Whether d_ptr holds the same `count` values (compared with same()) on
+ * every rank: an all-gather of the bytes, then a comparison on the host. */
+template <class T> static bool same_everywhere(Rank &R, const T *d_ptr, size_t count) {
+  if (count == 0) return true;
+  T *d_all;
+  CUDA_OK(cudaMalloc(&d_all, sizeof(T) * count * R.nranks));
+  NCCL_OK(ncclAllGather(d_ptr, d_all, sizeof(T) * count, ncclUint8, R.comm, R.stream));
+  std::vector<T> all(count * R.nranks);
+  CUDA_OK(cudaMemcpyAsync(all.data(), d_all, sizeof(T) * all.size(), cudaMemcpyDeviceToHost, R.stream));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+  CUDA_OK(cudaFree(d_all));
+  for (int q = 1; q < R.nranks; q++)
+    for (size_t i = 0; i < count; i++)
+      if (!same(all[i], all[q * count + i])) return false;
+  return true;
+}
+
+template <class IN, class ACC> struct Reduction {
+  const char *name;
+  size_t (*temp_bytes)(size_t, int);
+  ncclResult_t (*nccl)(const IN *, size_t, ACC *, void *, size_t, ncclComm_t, cudaStream_t);
+  size_t (*combine_temp_bytes)(size_t, int);
+  ncclResult_t (*combine_nccl)(const ACC *, size_t, ACC *, void *, size_t, ncclComm_t, cudaStream_t);
+  ACC (*host)(const IN *, size_t);
+  ACC (*combine)(const ACC &, const ACC &); /* the operator's, on the host */
+};
+#define REDUCTION(R) {#R, nt_##R##_nccl_temp_bytes, nt_##R##_nccl, nt_##R##_combine_nccl_temp_bytes, \
+                      nt_##R##_combine_nccl, nt_##R##_host, nt::detail::R##_op::combine}
+
+/* A garbage pattern for the temporary storage, different each call. */
+static void spoil(void *d_temp, size_t bytes, int salt) { CUDA_OK(cudaMemset(d_temp, 0x5a ^ salt, bytes)); }
+
+/* The global reduction for the per-rank counts ns[]: result vs the host
+ * fold of the concatenation, the same on every rank, the same on repeats,
+ * and under graph capture and replay. */
+template <class IN, class ACC>
+static void global_case(Rank &R, const Reduction<IN, ACC> &red, const std::vector<size_t> &ns, unsigned long long seed,
+                        const char *label) {
+  size_t total = 0, mine = 0;
+  for (int q = 0; q < R.nranks; q++) { if (q == R.rank) mine = total; total += ns[q]; }
+  std::vector<IN> all(total ? total : 1);
+  gen(all.data(), total, seed);
+  const size_t n = ns[R.rank];
+  IN *d_in = nullptr;
+  ACC *d_out;
+  void *d_temp;
+  CUDA_OK(cudaMalloc(&d_in, sizeof(IN) * (n ? n : 1)));
+  CUDA_OK(cudaMemcpy(d_in, all.data() + mine, sizeof(IN) * n, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * 4));
+  const size_t tb = red.temp_bytes(n, R.nranks);
+  CUDA_OK(cudaMalloc(&d_temp, tb));
+  const ACC expected = red.host(all.data(), total);
+  const double scale = abs_sum(all.data(), total);
+  std::string what = std::string(red.name) + " " + label;
+  ACC first{};
+  for (int rep = 0; rep < 3; rep++) {
+    spoil(d_temp, tb, rep);
+    ncclResult_t res = red.nccl(d_in, n, d_out + rep, d_temp, tb, R.comm, R.stream);
+    R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
+    ACC got;
+    CUDA_OK(cudaMemcpyAsync(&got, d_out + rep, sizeof got, cudaMemcpyDeviceToHost, R.stream));
+    CUDA_OK(cudaStreamSynchronize(R.stream));
+    if (rep == 0) {
+      first = got;
+      R.check(close(got, expected, scale), what + ": differs from the host fold of the concatenation");
+      R.check(same_everywhere(R, d_out, 1), what + ": ranks disagree");
+    } else {
+      R.check(same(got, first), what + ": a repeat differs");
+    }
+  }
+  /* graph: captured once, replayed twice, into d_out[3] */
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CUDA_OK(cudaStreamBeginCapture(R.stream, cudaStreamCaptureModeThreadLocal));
+  ncclResult_t res = red.nccl(d_in, n, d_out + 3, d_temp, tb, R.comm, R.stream);
+  CUDA_OK(cudaStreamEndCapture(R.stream, &graph));
+  R.check(res == ncclSuccess, what + ": capture returns " + ncclGetErrorString(res));
+  CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int rep = 0; rep < 2; rep++) {
+    spoil(d_temp, tb, 7 + rep);
+    CUDA_OK(cudaGraphLaunch(exec, R.stream));
+    ACC got;
+    CUDA_OK(cudaMemcpyAsync(&got, d_out + 3, sizeof got, cudaMemcpyDeviceToHost, R.stream));
+    CUDA_OK(cudaStreamSynchronize(R.stream));
+    R.check(same(got, first), what + ": graph replay differs");
+  }
+  CUDA_OK(cudaGraphExecDestroy(exec));
+  CUDA_OK(cudaGraphDestroy(graph));
+  CUDA_OK(cudaFree(d_in));
+  CUDA_OK(cudaFree(d_out));
+  CUDA_OK(cudaFree(d_temp));
+}
+
+/* Rank q's partials: the flat reduction's host fold of chunks of a stream,
+ * so that the states are realistic (Welford counts, max-subarray sums). */
+template <class IN, class ACC>
+static void make_partials(const Reduction<IN, ACC> &red, int q, size_t count, unsigned long long seed, ACC *out) {
+  IN x[4];
+  for (size_t i = 0; i < count; i++) {
+    size_t len = (mix(seed + 17 * i + (unsigned long long)q) % 5); /* 0..4 inputs: some identities */
+    gen(x, len, seed * 31 + i * 64 + (unsigned long long)q);
+    out[i] = red.host(x, len);
+  }
+}
+
+/* The element-wise combine of `count` partials per rank, in place or not,
+ * with garbage temp: against the host's fold in rank order, the same on
+ * every rank. */
+template <class IN, class ACC>
+static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, bool in_place, unsigned long long seed) {
+  std::vector<ACC> mine(count), expected(count), other(count);
+  make_partials(red, R.rank, count, seed, mine.data());
+  make_partials(red, 0, count, seed, expected.data());
+  for (int q = 1; q < R.nranks; q++) {
+    make_partials(red, q, count, seed, other.data());
+    for (size_t i = 0; i < count; i++)
+      expected[i] = red.combine(expected[i], other[i]);
+  }
+  ACC *d_partials, *d_out;
+  void *d_temp;
+  CUDA_OK(cudaMalloc(&d_partials, sizeof(ACC) * (count ? count : 1)));
+  d_out = d_partials;
+  if (!in_place)
+    CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * (count ? count : 1)));
+  const size_t tb = red.combine_temp_bytes(count, R.nranks);
+  CUDA_OK(cudaMalloc(&d_temp, tb));
+  spoil(d_temp, tb, (int)count);
+  CUDA_OK(cudaMemcpy(d_partials, mine.data(), sizeof(ACC) * count, cudaMemcpyHostToDevice));
+  ncclResult_t res = red.combine_nccl(d_partials, count, d_out, d_temp, tb, R.comm, R.stream);
+  std::string what = std::string(red.name) + " combine_nccl count " + std::to_string(count) + (in_place ? " in place" : "");
+  R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
+  std::vector<ACC> got(count);
+  CUDA_OK(cudaMemcpyAsync(got.data(), d_out, sizeof(ACC) * count, cudaMemcpyDeviceToHost, R.stream));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+  size_t bad = 0;
+  for (size_t i = 0; i < count; i++)
+    if (!close(got[i], expected[i], 64.0 * R.nranks * 8)) bad++;
+  R.check(bad == 0, what + ": " + std::to_string(bad) + " elements differ from the host fold in rank order");
+  R.check(same_everywhere(R, d_out, count), what + ": ranks disagree");
+  if (!in_place) { /* the partials are left as they were */
+    std::vector<ACC> back(count);
+    CUDA_OK(cudaMemcpy(back.data(), d_partials, sizeof(ACC) * count, cudaMemcpyDeviceToHost));
+    R.check(count == 0 || memcmp(back.data(), mine.data(), sizeof(ACC) * count) == 0, what + ": partials changed");
+  }
+  if (count == 1000 && !in_place) { /* graph capture and replay */
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_OK(cudaMemset(d_out, 0, sizeof(ACC) * count));
+    CUDA_OK(cudaStreamBeginCapture(R.stream, cudaStreamCaptureModeThreadLocal));
+    res = red.combine_nccl(d_partials, count, d_out, d_temp, tb, R.comm, R.stream);
+    CUDA_OK(cudaStreamEndCapture(R.stream, &graph));
+    R.check(res == ncclSuccess, what + ": capture returns " + ncclGetErrorString(res));
+    CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int rep = 0; rep < 2; rep++) {
+      spoil(d_temp, tb, 3 + rep);
+      CUDA_OK(cudaGraphLaunch(exec, R.stream));
+      std::vector<ACC> again(count);
+      CUDA_OK(cudaMemcpyAsync(again.data(), d_out, sizeof(ACC) * count, cudaMemcpyDeviceToHost, R.stream));
+      CUDA_OK(cudaStreamSynchronize(R.stream));
+      size_t diff = 0;
+      for (size_t i = 0; i < count; i++) diff += !same(again[i], got[i]);
+      R.check(diff == 0, what + ": graph replay differs");
+    }
+    CUDA_OK(cudaGraphExecDestroy(exec));
+    CUDA_OK(cudaGraphDestroy(graph));
+  }
+  CUDA_OK(cudaFree(d_partials));
+  if (!in_place) CUDA_OK(cudaFree(d_out));
+  CUDA_OK(cudaFree(d_temp));
+}
+
+/* Bad arguments: ncclInvalidArgument, nothing launched (d_out keeps its
+ * sentinel, and the communicator still works: the next call would hang or
+ * fail if a rank had started a collective). */
+template <class IN, class ACC> static void bad_arguments(Rank &R, const Reduction<IN, ACC> &red) {
+  const size_t n = 100, tb = red.temp_bytes(n, R.nranks), ctb = red.combine_temp_bytes(n, R.nranks);
+  IN *d_in;
+  ACC *d_out, *d_part;
+  char *d_temp;
+  CUDA_OK(cudaMalloc(&d_in, sizeof(IN) * n));
+  CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * (n + 1)));
+  CUDA_OK(cudaMalloc(&d_part, sizeof(ACC) * (n + 1)));
+  CUDA_OK(cudaMalloc(&d_temp, tb > ctb ? tb : ctb));
+  CUDA_OK(cudaMemset(d_out, 0x77, sizeof(ACC) * (n + 1)));
+  std::string what = std::string(red.name) + " bad arguments: ";
+  struct { const char *name; ncclResult_t res; } flat[] = {
+    {"NULL comm", red.nccl(d_in, n, d_out, d_temp, tb, nullptr, R.stream)},
+    {"NULL d_in", red.nccl(nullptr, n, d_out, d_temp, tb, R.comm, R.stream)},
+    {"NULL d_out", red.nccl(d_in, n, nullptr, d_temp, tb, R.comm, R.stream)},
+    {"NULL d_temp", red.nccl(d_in, n, d_out, nullptr, tb, R.comm, R.stream)},
+    {"short temp", red.nccl(d_in, n, d_out, d_temp, tb - 1, R.comm, R.stream)},
+    {"misaligned d_in", red.nccl((const IN *)((const char *)d_in + 1), n - 1, d_out, d_temp, tb, R.comm, R.stream)},
+    {"misaligned d_out", red.nccl(d_in, n, (ACC *)((char *)d_out + 1), d_temp, tb, R.comm, R.stream)},
+    {"combine NULL comm", red.combine_nccl(d_part, n, d_out, d_temp, ctb, nullptr, R.stream)},
+    {"combine NULL partials", red.combine_nccl(nullptr, n, d_out, d_temp, ctb, R.comm, R.stream)},
+    {"combine NULL d_out", red.combine_nccl(d_part, n, nullptr, d_temp, ctb, R.comm, R.stream)},
+    {"combine NULL d_temp", red.combine_nccl(d_part, n, d_out, nullptr, ctb, R.comm, R.stream)},
+    {"combine short temp", red.combine_nccl(d_part, n, d_out, d_temp, ctb - 1, R.comm, R.stream)},
+    {"combine misaligned", red.combine_nccl(d_part, n, (ACC *)((char *)d_out + 1), d_temp, ctb, R.comm, R.stream)},
+    {"combine partly overlapping", red.combine_nccl(d_out, n, d_out + 1, d_temp, ctb, R.comm, R.stream)},
+  };
+  for (auto &c : flat)
+    R.check(c.res == ncclInvalidArgument, what + c.name + " returns " + ncclGetErrorString(c.res));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+  std::vector<unsigned char> back(sizeof(ACC) * (n + 1));
+  CUDA_OK(cudaMemcpy(back.data(), d_out, back.size(), cudaMemcpyDeviceToHost));
+  bool untouched = true;
+  for (unsigned char b : back) untouched = untouched && b == 0x77;
+  R.check(untouched, what + "d_out was written");
+  CUDA_OK(cudaFree(d_in));
+  CUDA_OK(cudaFree(d_out));
+  CUDA_OK(cudaFree(d_part));
+  CUDA_OK(cudaFree(d_temp));
+}
+
+template <class IN, class ACC> static void all_cases(Rank &R, const Reduction<IN, ACC> &red, bool float_combine_ok) {
+  const int p = R.nranks;
+  std::vector<size_t> ns(p);
+  for (int q = 0; q < p; q++) ns[q] = 1000;
+  global_case(R, red, ns, 1, "equal n");
+  for (int q = 0; q < p; q++) ns[q] = (size_t)(mix((unsigned long long)q + 5) % 300000) + (size_t)q;
+  global_case(R, red, ns, 2, "different n");
+  for (int q = 0; q < p; q++) ns[q] = q == p - 1 ? 0 : 4097 + (size_t)q;
+  global_case(R, red, ns, 3, "last rank empty");
+  for (int q = 0; q < p; q++) ns[q] = q == 0 ? 0 : 777;
+  global_case(R, red, ns, 4, "first rank empty");
+  for (int q = 0; q < p; q++) ns[q] = 0;
+  global_case(R, red, ns, 5, "all empty");
+  for (int q = 0; q < p; q++) ns[q] = 1;
+  global_case(R, red, ns, 6, "one each");
+  if (float_combine_ok) {
+    static const size_t counts[] = {0, 1, 2, 3, 7, 1000, 65537, 1u << 20};
+    for (size_t c : counts) {
+      combine_case(R, red, c, false, 10 + c);
+      combine_case(R, red, c, true, 20 + c);
+    }
+  }
+  bad_arguments(R, red);
+}
+
+/* n over 2^31 on rank 0: an int sum with a closed form, and an argmin
+ * whose winner sits past 2^31 on rank 0 and ties with one on rank 1. */
+__global__ void fill_pattern(int *x, size_t n) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    x[i] = (int)(i % 7) - 3;
+}
+static void big_case(Rank &R) {
+  const size_t n = R.rank == 0 ? (1ull << 31) + 12345 : 1000;
+  int *d_in;
+  CUDA_OK(cudaMalloc(&d_in, sizeof(int) * n));
+  fill_pattern<<<4096, 256, 0, R.stream>>>(d_in, n);
+  const int low = -5000;
+  const size_t at = R.rank == 0 ? (1ull << 31) + 3 : 10;
+  CUDA_OK(cudaMemcpyAsync(d_in + at, &low, sizeof low, cudaMemcpyHostToDevice, R.stream));
+  size_t tb = nt_isum_nccl_temp_bytes(n, R.nranks), tb2 = nt_iamin_nccl_temp_bytes(n, R.nranks);
+  void *d_temp;
+  CUDA_OK(cudaMalloc(&d_temp, tb > tb2 ? tb : tb2));
+  int *d_sum;
+  nt_iamin_result *d_min;
+  CUDA_OK(cudaMalloc(&d_sum, sizeof(int)));
+  CUDA_OK(cudaMalloc(&d_min, sizeof(nt_iamin_result)));
+  R.check(nt_isum_nccl(d_in, n, d_sum, d_temp, tb, R.comm, R.stream) == ncclSuccess, "big isum returns");
+  R.check(nt_iamin_nccl(d_in, n, d_min, d_temp, tb2, R.comm, R.stream) == ncclSuccess, "big iamin returns");
+  int sum;
+  nt_iamin_result mn;
+  CUDA_OK(cudaMemcpyAsync(&sum, d_sum, sizeof sum, cudaMemcpyDeviceToHost, R.stream));
+  CUDA_OK(cudaMemcpyAsync(&mn, d_min, sizeof mn, cudaMemcpyDeviceToHost, R.stream));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+  /* the closed form, in wrapping 32-bit arithmetic, over every rank */
+  unsigned expect = 0;
+  for (int q = 0; q < R.nranks; q++) {
+    size_t nq = q == 0 ? (1ull << 31) + 12345 : 1000, atq = q == 0 ? (1ull << 31) + 3 : 10;
+    unsigned long long s = 0;
+    size_t full = nq / 7;
+    s += (unsigned long long)full * 0; /* each run of 7 sums to 0 */
+    for (size_t i = full * 7; i < nq; i++) s += (unsigned long long)(long long)((int)(i % 7) - 3);
+    s += (unsigned long long)(long long)(low - ((int)(atq % 7) - 3));
+    expect += (unsigned)s;
+  }
+  R.check((unsigned)sum == expect, "big isum: " + std::to_string(sum) + " expected " + std::to_string((int)expect));
+  R.check(mn.value == low && mn.index == (long long)((1ull << 31) + 3),
+          "big iamin: index " + std::to_string(mn.index) + " expected 2^31 + 3 (rank 0's, the lower of a tie)");
+  CUDA_OK(cudaFree(d_in));
+  CUDA_OK(cudaFree(d_temp));
+  CUDA_OK(cudaFree(d_sum));
+  CUDA_OK(cudaFree(d_min));
+}
+
+static void run_rank(Rank &R) {
+  CUDA_OK(cudaStreamCreateWithFlags(&R.stream, cudaStreamNonBlocking));
+  static const Reduction<int, int> isum = REDUCTION(isum);
+  static const Reduction<unsigned, unsigned> uxor = REDUCTION(uxor);
+  static const Reduction<float, float> fsum = REDUCTION(fsum);
+  static const Reduction<float, float> fmin_ = REDUCTION(fmin);
+  static const Reduction<float, nt_famax_result> famax = REDUCTION(famax);
+  static const Reduction<int, nt_iamin_result> iamin = REDUCTION(iamin);
+  static const Reduction<float, Welford> welford = REDUCTION(welford);
+  static const Reduction<int, MaxSub> maxsub = REDUCTION(maxsub);
+  static const Reduction<int, Hash> polyhash = REDUCTION(polyhash);
+  all_cases(R, isum, true);
+  all_cases(R, uxor, true);
+  all_cases(R, fsum, false); /* float sums of partials: checked through the global form */
+  all_cases(R, fmin_, true);
+  all_cases(R, famax, true);
+  all_cases(R, iamin, true);
+  all_cases(R, welford, true);
+  all_cases(R, maxsub, true);
+  all_cases(R, polyhash, true);
+  combine_case(R, polyhash, 16u << 20, false, 99); /* 16M ordered states (256 MiB) */
+  combine_case(R, polyhash, 16u << 20, true, 98);
+  combine_case(R, welford, 16u << 20, false, 97);
+  if (big) big_case(R);
+  CUDA_OK(cudaStreamDestroy(R.stream));
+  printf("rank %d of %d: %d checks, %d failed\n", R.rank, R.nranks, R.checks, R.failures);
+}
+
+int main(int argc, char **argv) {
+  int rank = -1, nranks = 0;
+  const char *id_file = nullptr;
+  bool threads = false;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--threads")) threads = true;
+    else if (!strcmp(argv[i], "--big")) big = true;
+    else if (!strcmp(argv[i], "--rank") && i + 1 < argc) rank = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--nranks") && i + 1 < argc) nranks = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--id") && i + 1 < argc) id_file = argv[++i];
+    else { fprintf(stderr, "usage: test_nccl --threads | --rank R --nranks N --id FILE  [--big]\n"); return 2; }
+  }
+  int failures = 0;
+  if (threads) { /* one process drives every GPU, a thread each */
+    int ndev = 0;
+    CUDA_OK(cudaGetDeviceCount(&ndev));
+    std::vector<ncclComm_t> comms(ndev);
+    NCCL_OK(ncclCommInitAll(comms.data(), ndev, nullptr));
+    std::vector<Rank> ranks(ndev);
+    std::vector<std::thread> pool;
+    for (int d = 0; d < ndev; d++) {
+      ranks[d].comm = comms[d];
+      ranks[d].rank = d;
+      ranks[d].nranks = ndev;
+      pool.emplace_back([&ranks, d] { CUDA_OK(cudaSetDevice(d)); run_rank(ranks[d]); });
+    }
+    for (auto &t : pool) t.join();
+    for (int d = 0; d < ndev; d++) { failures += ranks[d].failures; ncclCommDestroy(comms[d]); }
+  } else { /* one process per GPU; the unique id through a file */
+    if (rank < 0 || nranks < 1 || !id_file) { fprintf(stderr, "need --rank, --nranks and --id\n"); return 2; }
+    ncclUniqueId id;
+    if (rank == 0) {
+      NCCL_OK(ncclGetUniqueId(&id));
+      std::string tmp = std::string(id_file) + ".tmp";
+      FILE *f = fopen(tmp.c_str(), "wb");
+      if (!f || fwrite(&id, sizeof id, 1, f) != 1 || fclose(f) != 0 || rename(tmp.c_str(), id_file) != 0) {
+        perror(id_file);
+        return 2;
+      }
+    } else {
+      FILE *f = nullptr;
+      for (int tries = 0; !f && tries < 600; tries++) { f = fopen(id_file, "rb"); if (!f) usleep(100000); }
+      if (!f || fread(&id, sizeof id, 1, f) != 1) { fprintf(stderr, "no unique id in %s\n", id_file); return 2; }
+      fclose(f);
+    }
+    int ndev = 0;
+    CUDA_OK(cudaGetDeviceCount(&ndev));
+    CUDA_OK(cudaSetDevice(rank % ndev));
+    Rank R;
+    R.rank = rank;
+    R.nranks = nranks;
+    NCCL_OK(ncclCommInitRank(&R.comm, nranks, id, rank));
+    run_rank(R);
+    failures = R.failures;
+    ncclCommDestroy(R.comm);
+  }
+  return failures ? 1 : 0;
+}
