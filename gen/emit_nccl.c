@@ -35,12 +35,43 @@ void emit_nccl_declarations(const Spec *spec, const Reduction *r, Buf *b) {
                 "    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);\n", m, r->name, acc, acc);
 }
 
-/* Once per module, before the reductions' parts. */
+/* The NCCL type and operator that compute r exactly, when its accumulator
+ * is an integer scalar under sum, prod, min or max (NCCL's arithmetic wraps
+ * as the generated operators do, and is exact in any order); NULL
+ * otherwise (user types, floats, bitwise and arg operators take the
+ * schedule). */
+static const char *nccl_type(const Reduction *r) {
+  const TypeRef *a = &r->accumulator;
+  if (!a->is_scalar || (r->op != OP_SUM && r->op != OP_PROD && r->op != OP_MIN && r->op != OP_MAX))
+    return NULL;
+  const ScalarInfo *si = &scalar_info[a->scalar];
+  bool is_signed = si->num == NUM_SIGNED;
+  if (si->num != NUM_SIGNED && si->num != NUM_UNSIGNED)
+    return NULL;
+  switch (si->size) {
+  case 1: return is_signed ? "ncclInt8" : "ncclUint8";
+  case 4: return is_signed ? "ncclInt32" : "ncclUint32";
+  case 8: return is_signed ? "ncclInt64" : "ncclUint64";
+  default: return NULL;
+  }
+}
+
+static const char *nccl_op(OpKind op) {
+  return op == OP_SUM ? "ncclSum" : op == OP_PROD ? "ncclProd" : op == OP_MIN ? "ncclMin" : "ncclMax";
+}
+
+/* Once per module, before the reductions' parts: the schedule and its
+ * transport only when some reduction takes it. */
 void emit_nccl_support(const Spec *spec, Buf *b) {
   if (!spec_uses_nccl(spec))
     return;
-  template_emit(b, TMPL, "schedule", NULL);
-  template_emit(b, TMPL, "transport", NULL);
+  template_emit(b, TMPL, "common", NULL);
+  for (int i = 0; i < spec->nreductions; i++)
+    if (spec->reductions[i].nccl && !nccl_type(&spec->reductions[i])) {
+      template_emit(b, TMPL, "schedule", NULL);
+      template_emit(b, TMPL, "transport", NULL);
+      break;
+    }
 }
 
 /* kv: the reduction's keys (M, R, IN, ACC, OP, ...), as emit_reduce_host
@@ -49,17 +80,23 @@ void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv) {
   if (!r->nccl)
     return;
   bool arg = r->op == OP_ARGMIN || r->op == OP_ARGMAX;
+  const char *type = nccl_type(r);
   int n = 0;
   while (kv[n])
     n++;
-  const char **all = arena_alloc(sizeof(char *) * (size_t)(n + 5));
+  const char **all = arena_alloc(sizeof(char *) * (size_t)(n + 9));
   for (int i = 0; i < n; i++)
     all[i] = kv[i];
-  all[n] = "SHIFT";
-  all[n + 1] = arg ? "  if (a.index >= 0) /* -1: none yet */\n    a.index += (long long)before;\n  return a;\n"
-                   : "  (void)before;\n  return a;\n";
-  all[n + 2] = "COUNTED";
-  all[n + 3] = arg ? "true" : "false";
-  all[n + 4] = NULL;
-  template_emit(b, TMPL, "reduction", all);
+  const char *extra[] = {
+    "SHIFT", arg ? "  if (a.index >= 0) /* -1: none yet */\n    a.index += (long long)before;\n  return a;\n"
+                 : "  (void)before;\n  return a;\n",
+    "COUNTED", arg ? "true" : "false",
+    "NCCL_TYPE", type ? type : "",
+    "NCCL_OP", type ? nccl_op(r->op) : "",
+  };
+  for (int i = 0; i < 8; i++)
+    all[n + i] = extra[i];
+  all[n + 8] = NULL;
+  template_emit(b, TMPL, type ? "global_allreduce" : "global_gather", all);
+  template_emit(b, TMPL, type ? "combine_allreduce" : "combine_schedule", all);
 }

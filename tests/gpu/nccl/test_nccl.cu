@@ -63,7 +63,7 @@ static bool same(const nt_famax_result &a, const nt_famax_result &b) {
 }
 static bool same(const nt_iamin_result &a, const nt_iamin_result &b) { return a.value == b.value && a.index == b.index; }
 template <class T> static bool same(const T &a, const T &b) { return memcmp(&a, &b, sizeof(T)) == 0; }
-static bool near(float a, float b, float scale) { return std::fabs(a - b) <= 1e-5f * scale + 1e-6f; }
+static bool near(float a, float b, float scale) { return a == b || std::fabs(a - b) <= 1e-5f * scale + 1e-6f; }
 template <class T> static bool close(const T &gpu, const T &host, double) { return same(gpu, host); }
 static bool close(const float &gpu, const float &host, double abs_sum) { return near(gpu, host, (float)abs_sum); }
 static bool close(const Welford &g, const Welford &h, double abs_sum) {
@@ -107,8 +107,20 @@ template <class IN, class ACC> struct Reduction {
 #define REDUCTION(R) {#R, nt_##R##_nccl_temp_bytes, nt_##R##_nccl, nt_##R##_combine_nccl_temp_bytes, \
                       nt_##R##_combine_nccl, nt_##R##_host, nt::detail::R##_op::combine}
 
+/* Setup on the rank's stream: it is non-blocking, so cudaMemset and
+ * cudaMemcpy on the legacy stream would race with the calls under test. */
+static void upload(Rank &R, void *dst, const void *src, size_t bytes) {
+  CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, R.stream));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+}
+static void download(Rank &R, void *dst, const void *src, size_t bytes) {
+  CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, R.stream));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+}
 /* A garbage pattern for the temporary storage, different each call. */
-static void spoil(void *d_temp, size_t bytes, int salt) { CUDA_OK(cudaMemset(d_temp, 0x5a ^ salt, bytes)); }
+static void spoil(Rank &R, void *d_temp, size_t bytes, int salt) {
+  CUDA_OK(cudaMemsetAsync(d_temp, 0x5a ^ salt, bytes, R.stream));
+}
 
 /* The global reduction for the per-rank counts ns[]: result vs the host
  * fold of the concatenation, the same on every rank, the same on repeats,
@@ -125,7 +137,7 @@ static void global_case(Rank &R, const Reduction<IN, ACC> &red, const std::vecto
   ACC *d_out;
   void *d_temp;
   CUDA_OK(cudaMalloc(&d_in, sizeof(IN) * (n ? n : 1)));
-  CUDA_OK(cudaMemcpy(d_in, all.data() + mine, sizeof(IN) * n, cudaMemcpyHostToDevice));
+  upload(R, d_in, all.data() + mine, sizeof(IN) * n);
   CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * 4));
   const size_t tb = red.temp_bytes(n, R.nranks);
   CUDA_OK(cudaMalloc(&d_temp, tb));
@@ -134,7 +146,7 @@ static void global_case(Rank &R, const Reduction<IN, ACC> &red, const std::vecto
   std::string what = std::string(red.name) + " " + label;
   ACC first{};
   for (int rep = 0; rep < 3; rep++) {
-    spoil(d_temp, tb, rep);
+    spoil(R, d_temp, tb, rep);
     ncclResult_t res = red.nccl(d_in, n, d_out + rep, d_temp, tb, R.comm, R.stream);
     R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
     ACC got;
@@ -157,7 +169,7 @@ static void global_case(Rank &R, const Reduction<IN, ACC> &red, const std::vecto
   R.check(res == ncclSuccess, what + ": capture returns " + ncclGetErrorString(res));
   CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
   for (int rep = 0; rep < 2; rep++) {
-    spoil(d_temp, tb, 7 + rep);
+    spoil(R, d_temp, tb, 7 + rep);
     CUDA_OK(cudaGraphLaunch(exec, R.stream));
     ACC got;
     CUDA_OK(cudaMemcpyAsync(&got, d_out + 3, sizeof got, cudaMemcpyDeviceToHost, R.stream));
@@ -204,8 +216,8 @@ static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, b
     CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * (count ? count : 1)));
   const size_t tb = red.combine_temp_bytes(count, R.nranks);
   CUDA_OK(cudaMalloc(&d_temp, tb));
-  spoil(d_temp, tb, (int)count);
-  CUDA_OK(cudaMemcpy(d_partials, mine.data(), sizeof(ACC) * count, cudaMemcpyHostToDevice));
+  spoil(R, d_temp, tb, (int)count);
+  upload(R, d_partials, mine.data(), sizeof(ACC) * count);
   ncclResult_t res = red.combine_nccl(d_partials, count, d_out, d_temp, tb, R.comm, R.stream);
   std::string what = std::string(red.name) + " combine_nccl count " + std::to_string(count) + (in_place ? " in place" : "");
   R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
@@ -219,20 +231,20 @@ static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, b
   R.check(same_everywhere(R, d_out, count), what + ": ranks disagree");
   if (!in_place) { /* the partials are left as they were */
     std::vector<ACC> back(count);
-    CUDA_OK(cudaMemcpy(back.data(), d_partials, sizeof(ACC) * count, cudaMemcpyDeviceToHost));
+    download(R, back.data(), d_partials, sizeof(ACC) * count);
     R.check(count == 0 || memcmp(back.data(), mine.data(), sizeof(ACC) * count) == 0, what + ": partials changed");
   }
   if (count == 1000 && !in_place) { /* graph capture and replay */
     cudaGraph_t graph;
     cudaGraphExec_t exec;
-    CUDA_OK(cudaMemset(d_out, 0, sizeof(ACC) * count));
+    CUDA_OK(cudaMemsetAsync(d_out, 0, sizeof(ACC) * count, R.stream));
     CUDA_OK(cudaStreamBeginCapture(R.stream, cudaStreamCaptureModeThreadLocal));
     res = red.combine_nccl(d_partials, count, d_out, d_temp, tb, R.comm, R.stream);
     CUDA_OK(cudaStreamEndCapture(R.stream, &graph));
     R.check(res == ncclSuccess, what + ": capture returns " + ncclGetErrorString(res));
     CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
     for (int rep = 0; rep < 2; rep++) {
-      spoil(d_temp, tb, 3 + rep);
+      spoil(R, d_temp, tb, 3 + rep);
       CUDA_OK(cudaGraphLaunch(exec, R.stream));
       std::vector<ACC> again(count);
       CUDA_OK(cudaMemcpyAsync(again.data(), d_out, sizeof(ACC) * count, cudaMemcpyDeviceToHost, R.stream));
@@ -261,7 +273,8 @@ template <class IN, class ACC> static void bad_arguments(Rank &R, const Reductio
   CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * (n + 1)));
   CUDA_OK(cudaMalloc(&d_part, sizeof(ACC) * (n + 1)));
   CUDA_OK(cudaMalloc(&d_temp, tb > ctb ? tb : ctb));
-  CUDA_OK(cudaMemset(d_out, 0x77, sizeof(ACC) * (n + 1)));
+  CUDA_OK(cudaMemsetAsync(d_out, 0x77, sizeof(ACC) * (n + 1), R.stream));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
   std::string what = std::string(red.name) + " bad arguments: ";
   struct { const char *name; ncclResult_t res; } flat[] = {
     {"NULL comm", red.nccl(d_in, n, d_out, d_temp, tb, nullptr, R.stream)},
@@ -274,16 +287,24 @@ template <class IN, class ACC> static void bad_arguments(Rank &R, const Reductio
     {"combine NULL comm", red.combine_nccl(d_part, n, d_out, d_temp, ctb, nullptr, R.stream)},
     {"combine NULL partials", red.combine_nccl(nullptr, n, d_out, d_temp, ctb, R.comm, R.stream)},
     {"combine NULL d_out", red.combine_nccl(d_part, n, nullptr, d_temp, ctb, R.comm, R.stream)},
-    {"combine NULL d_temp", red.combine_nccl(d_part, n, d_out, nullptr, ctb, R.comm, R.stream)},
-    {"combine short temp", red.combine_nccl(d_part, n, d_out, d_temp, ctb - 1, R.comm, R.stream)},
+    /* (where no temp is needed these are valid calls: in place, so d_out stays untouched) */
+    {"combine NULL d_temp", red.combine_nccl(d_part, n, ctb ? d_out : d_part, nullptr, ctb, R.comm, R.stream)},
+    {"combine short temp", red.combine_nccl(d_part, n, ctb ? d_out : d_part, d_temp, ctb ? ctb - 1 : 0, R.comm, R.stream)},
     {"combine misaligned", red.combine_nccl(d_part, n, (ACC *)((char *)d_out + 1), d_temp, ctb, R.comm, R.stream)},
     {"combine partly overlapping", red.combine_nccl(d_out, n, d_out + 1, d_temp, ctb, R.comm, R.stream)},
   };
-  for (auto &c : flat)
+  for (auto &c : flat) {
+    /* a combine that needs no temp (ncclAllReduce) takes any d_temp */
+    bool no_temp = ctb == 0 && (!strcmp(c.name, "combine NULL d_temp") || !strcmp(c.name, "combine short temp"));
+    if (no_temp) {
+      R.check(c.res == ncclSuccess, what + c.name + " (needs no temp) returns " + ncclGetErrorString(c.res));
+      continue;
+    }
     R.check(c.res == ncclInvalidArgument, what + c.name + " returns " + ncclGetErrorString(c.res));
+  }
   CUDA_OK(cudaStreamSynchronize(R.stream));
   std::vector<unsigned char> back(sizeof(ACC) * (n + 1));
-  CUDA_OK(cudaMemcpy(back.data(), d_out, back.size(), cudaMemcpyDeviceToHost));
+  download(R, back.data(), d_out, back.size());
   bool untouched = true;
   for (unsigned char b : back) untouched = untouched && b == 0x77;
   R.check(untouched, what + "d_out was written");
