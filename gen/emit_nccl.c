@@ -25,8 +25,8 @@ void emit_nccl_declarations(const Spec *spec, const Reduction *r, Buf *b) {
   if (!r->nccl)
     return;
   const char *m = spec->module, *in = type_c_spelling(&r->input), *acc = type_c_spelling(&r->accumulator);
-  buf_printf(b, "/* Across the ranks of comm (docs/emitted.md): the reduction of rank 0's data, then rank 1's, ...;\n"
-                " * the element-wise %s of every rank's partials, in rank order. */\n", r->name);
+  buf_printf(b, "/* %s across the GPUs of comm (docs/emitted.md): _nccl reduces rank 0's data, then rank 1's, ...;\n"
+                " * _combine_nccl combines the ranks' partials element by element, in rank order. */\n", r->name);
   buf_printf(b, "size_t %s_%s_nccl_temp_bytes(size_t n, int nranks);\n", m, r->name);
   buf_printf(b, "ncclResult_t %s_%s_nccl(const %s *d_in, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
                 "    ncclComm_t comm, cudaStream_t stream);\n", m, r->name, in, acc);

@@ -136,6 +136,22 @@ suite_cli() {
   "$GPUGEN" --check -o "$WORK/check" specs/mytypes.json
   if [ $? -eq 0 ] && [ ! -e "$WORK/check" ]; then ok "cli --check writes nothing"; else fail "cli --check writes nothing"; fi
 
+  # NCCL is named only by modules that ask for it ("nccl": true): the
+  # others must build where NCCL is not installed.
+  local quiet=0
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json examples/rowstats/rowstats.json tests/golden/*.json; do
+    [ "$(basename "$spec")" = nccl.json ] && continue
+    "$GPUGEN" -q -o "$WORK/nonccl/$(basename "$spec" .json)" "$spec" || fail "cli $spec: gpugen failed"
+  done
+  if hits=$(grep -ril nccl "$WORK/nonccl"); then fail "cli a module without \"nccl\" names NCCL" "$hits"; else
+    ok "cli a module without \"nccl\" never names NCCL"; fi
+  "$GPUGEN" -q -o "$WORK/withnccl" tests/golden/nccl.json
+  if grep -q '^#include <nccl.h>' "$WORK/withnccl/xgpu.h" && grep -q '^xgpu_LDLIBS := -lnccl$' "$WORK/withnccl/xgpu.mk"; then
+    ok "cli \"nccl\": true includes nccl.h and links -lnccl"
+  else
+    fail "cli \"nccl\": true includes nccl.h and links -lnccl"
+  fi
+
   # A copied binary works from another directory: the templates are inside.
   mkdir -p "$WORK/elsewhere" && cp "$GPUGEN" "$WORK/elsewhere/gpugen-copy"
   if (cd "$WORK/elsewhere" && ./gpugen-copy -o gen "$ROOT/specs/mytypes.json") && [ -f "$WORK/elsewhere/gen/mytypes.cuh" ]; then

@@ -117,8 +117,10 @@ extern "C" size_t basic_total_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(long long), alignof(long long));
 }
 
-extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
@@ -146,7 +148,12 @@ extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_ou
   basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (long long *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return basic_total_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -176,8 +183,10 @@ extern "C" size_t basic_fmax_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(float), alignof(float));
 }
 
-extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_fmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0)
@@ -205,7 +214,12 @@ extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, voi
   basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (float *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return basic_fmax_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -235,8 +249,10 @@ extern "C" size_t basic_best_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(basic_best_result), alignof(basic_best_result));
 }
 
-extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(double) != 0 || (uintptr_t)d_out % alignof(basic_best_result) != 0)
@@ -264,7 +280,12 @@ extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_resul
   basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (basic_best_result *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return basic_best_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -294,8 +315,10 @@ extern "C" size_t basic_mask_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(IntLL), alignof(IntLL));
 }
 
-extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_mask_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(IntLL) != 0 || (uintptr_t)d_out % alignof(IntLL) != 0)
@@ -323,7 +346,12 @@ extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, voi
   basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (IntLL *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return basic_mask_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -353,8 +381,10 @@ extern "C" size_t basic_lo_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(Short3), alignof(Short3));
 }
 
-extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Short3) != 0 || (uintptr_t)d_out % alignof(Short3) != 0)
@@ -382,7 +412,12 @@ extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, voi
   basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (Short3 *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return basic_lo_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */

@@ -116,8 +116,10 @@ extern "C" size_t userhdr_maxsub_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
 }
 
-extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t userhdr_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
@@ -145,7 +147,12 @@ extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, 
   userhdr_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (MaxSub *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return userhdr_maxsub_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -175,8 +182,10 @@ extern "C" size_t userhdr_variance_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(Welford), alignof(Welford));
 }
 
-extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t userhdr_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
@@ -204,7 +213,12 @@ extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_
   userhdr_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (Welford *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return userhdr_variance_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */

@@ -116,8 +116,10 @@ extern "C" size_t plain_count_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(int), alignof(int));
 }
 
-extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_count_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(bool) != 0 || (uintptr_t)d_out % alignof(int) != 0)
@@ -145,7 +147,12 @@ extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void 
   plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (int *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return plain_count_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -175,8 +182,10 @@ extern "C" size_t plain_hsum_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(float), alignof(float));
 }
 
-extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_hsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(__half) != 0 || (uintptr_t)d_out % alignof(float) != 0)
@@ -204,7 +213,12 @@ extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, vo
   plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (float *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return plain_hsum_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -234,8 +248,10 @@ extern "C" size_t plain_bits_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(uint64_t), alignof(uint64_t));
 }
 
-extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_bits_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(uint64_t) != 0 || (uintptr_t)d_out % alignof(uint64_t) != 0)
@@ -263,7 +279,12 @@ extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_ou
   plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (uint64_t *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return plain_bits_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */

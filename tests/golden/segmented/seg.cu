@@ -116,8 +116,10 @@ extern "C" size_t seg_total_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(long long), alignof(long long));
 }
 
-extern "C" cudaError_t seg_total(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
@@ -145,7 +147,12 @@ extern "C" cudaError_t seg_total(const int8_t *d_in, size_t n, long long *d_out,
   seg_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (long long *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t seg_total(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return seg_total_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -271,8 +278,10 @@ extern "C" size_t seg_best_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result));
 }
 
-extern "C" cudaError_t seg_best(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(seg_best_result) != 0)
@@ -300,7 +309,12 @@ extern "C" cudaError_t seg_best(const float *d_in, size_t n, seg_best_result *d_
   seg_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (seg_best_result *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t seg_best(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return seg_best_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -426,8 +440,10 @@ extern "C" size_t seg_lo_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(Welford), alignof(Welford));
 }
 
-extern "C" cudaError_t seg_lo(const Welford *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Welford) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
@@ -455,7 +471,12 @@ extern "C" cudaError_t seg_lo(const Welford *d_in, size_t n, Welford *d_out, voi
   seg_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (Welford *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t seg_lo(const Welford *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return seg_lo_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -581,8 +602,10 @@ extern "C" size_t seg_flat_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(int), alignof(int));
 }
 
-extern "C" cudaError_t seg_flat(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_flat_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)
@@ -610,7 +633,12 @@ extern "C" cudaError_t seg_flat(const int *d_in, size_t n, int *d_out, void *d_t
   seg_flat_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (int *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t seg_flat(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return seg_flat_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -640,8 +668,10 @@ extern "C" size_t seg_maxsub_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
 }
 
-extern "C" cudaError_t seg_maxsub(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
@@ -669,7 +699,12 @@ extern "C" cudaError_t seg_maxsub(const int *d_in, size_t n, MaxSub *d_out, void
   seg_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (MaxSub *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t seg_maxsub(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return seg_maxsub_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -795,8 +830,10 @@ extern "C" size_t seg_variance_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(Welford), alignof(Welford));
 }
 
-extern "C" cudaError_t seg_variance(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
@@ -824,7 +861,12 @@ extern "C" cudaError_t seg_variance(const float *d_in, size_t n, Welford *d_out,
   seg_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (Welford *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t seg_variance(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return seg_variance_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 /* Segmented: one launch reduces every segment (reduce_segments). */
 static __global__ void __launch_bounds__(seg::detail::tuned_block,

@@ -116,8 +116,10 @@ extern "C" size_t tagged_range_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(MinMax), alignof(MinMax));
 }
 
-extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0)
@@ -145,7 +147,12 @@ extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, 
   tagged_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (MinMax *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return tagged_range_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* ---- last_span ----
@@ -167,8 +174,10 @@ extern "C" size_t tagged_last_span_temp_bytes(size_t n) {
   return temp_bytes_for(sizeof(Window), alignof(Window));
 }
 
-extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
-                                  cudaStream_t stream) {
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_last_span_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0)
@@ -196,7 +205,12 @@ extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_
   tagged_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
                                                   (Window *)(base + max_grid * sizeof(unsigned long long)),
                                                   (unsigned long long *)base, next_tag());
-  return cudaGetLastError();
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return tagged_last_span_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
