@@ -323,6 +323,24 @@ suite_compile() {
     fail "compile basic: run-time tuning rule" "$log"
   fi
 
+  # The NCCL forms link with the fragment's -lnccl and run their host-side
+  # checks without a GPU. NCCL ships with the CUDA Toolkit; without it the
+  # check says why it is skipped.
+  out=$WORK/compile/nccl/out
+  if [ ! -f "$cuda_home/include/nccl.h" ] && ! printf '#include <nccl.h>\n' | gcc -E -x c - >/dev/null 2>&1; then
+    skipped=$((skipped + 1))
+    echo "skip compile nccl: link and run: no nccl.h in $cuda_home/include or the compiler's paths (tools/install-deps.sh)"
+  elif log=$(nvcc -c -o "$WORK/xgpu.o" "$out/xgpu.cu" -I"$out" -Itests/golden 2>&1 &&
+      gcc -std=c11 -pedantic -Wall -Werror -I"$cuda_home/include" -I"$out" -Itests/golden -c -o "$WORK/nccl_link.o" \
+        tests/compile/nccl_link.c 2>&1 &&
+      g++ -o "$WORK/nccl_link" "$WORK/nccl_link.o" "$WORK/xgpu.o" -L"$cuda_home/lib64" \
+        $(sed -n 's/^xgpu_LDLIBS := //p' "$out/xgpu.mk") -lcudart 2>&1 &&
+      LD_LIBRARY_PATH="$cuda_home/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$WORK/nccl_link" 2>&1); then
+    ok "compile nccl: C11 links the NCCL forms with the fragment's -lnccl; bad arguments refused without a GPU"
+  else
+    fail "compile nccl: link and run" "$log"
+  fi
+
   # The static_asserts are the second line of defence: a header edited after
   # generation (libclang checked the old one) fails to compile.
   mkdir -p "$WORK/mismatch"
