@@ -93,6 +93,33 @@ function(gpugen_generate target)
   target_include_directories("${target}" PUBLIC ${CUDAToolkit_INCLUDE_DIRS})
 
   _gpugen_architectures("${target}" "${spec}" "${json}")
+  _gpugen_nccl("${target}" "${spec}" "${json}")
+endfunction()
+
+# A spec with "nccl": true on some reduction: link NCCL (it ships with the
+# CUDA Toolkit). Other modules never name it.
+function(_gpugen_nccl target spec json)
+  string(JSON nreductions ERROR_VARIABLE err LENGTH "${json}" reductions)
+  if(err OR nreductions EQUAL 0)
+    return()
+  endif()
+  set(uses_nccl OFF)
+  math(EXPR last "${nreductions} - 1")
+  foreach(i RANGE ${last})
+    string(JSON nccl ERROR_VARIABLE err GET "${json}" reductions ${i} nccl)
+    if(NOT err AND nccl)
+      set(uses_nccl ON)
+    endif()
+  endforeach()
+  if(NOT uses_nccl)
+    return()
+  endif()
+  find_library(GPUGEN_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} "$ENV{NCCL_HOME}/lib")
+  if(NOT GPUGEN_NCCL_LIBRARY)
+    message(FATAL_ERROR "gpugen_generate(${target}): ${spec} asks for \"nccl\": true, and no libnccl was found "
+      "(looked in ${CUDAToolkit_LIBRARY_DIR} and $NCCL_HOME/lib); set GPUGEN_NCCL_LIBRARY")
+  endif()
+  target_link_libraries("${target}" PUBLIC "${GPUGEN_NCCL_LIBRARY}")
 endfunction()
 
 # The spec's targets as CUDA_ARCHITECTURES ("80-real;90": SASS for each, PTX
