@@ -223,6 +223,9 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
   if (r->segmented)
     buf_printf(b, "  segmented: %s_%s_segmented (%s offsets) and %s_%s_rows\n", spec->module, r->name,
                scalar_info[r->offset].spelling, spec->module, r->name);
+  if (r->nccl)
+    buf_printf(b, "  across GPUs (NCCL): %s_%s_nccl (rank 0's data, then rank 1's, ...) and %s_%s_combine_nccl "
+               "(element-wise, in rank order)\n", spec->module, r->name, spec->module, r->name);
   const ReadPlan *p = &r->read;
   if (p->per_group)
     buf_printf(b, "  read plan: %d-byte elements in groups of %d bytes (%d elements, %d x 16-byte loads), after a "
@@ -308,6 +311,12 @@ static void json_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
   buf_put(b, ", \"segmented\": ");
   if (r->segmented)
     buf_printf(b, "{\"offset_type\": \"%s\"}", scalar_info[r->offset].spelling);
+  else
+    buf_put(b, "null");
+  buf_put(b, ", \"nccl\": ");
+  if (r->nccl)
+    buf_printf(b, "{\"global\": \"%s_%s_nccl\", \"combine\": \"%s_%s_combine_nccl\"}", spec->module, r->name,
+               spec->module, r->name);
   else
     buf_put(b, "null");
   const ReadPlan *p = &r->read;
