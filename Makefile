@@ -23,7 +23,7 @@ DEMO_SPEC = specs/mytypes.json
 DEMO_OUT  = out
 
 .DELETE_ON_ERROR:
-.PHONY: all deps install demo bench bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu test-integration test-install test-explain \
+.PHONY: all deps install demo bench bench-nccl bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu test-integration test-install test-explain \
         golden-update clean
 all: deps gpugen
 
@@ -74,6 +74,8 @@ demo: all
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/maxsub MODULE=maxsub maxsub
 	./gpugen -v -o $(DEMO_OUT)/rowstats examples/rowstats/rowstats.json
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/rowstats MODULE=rowstats rowstats
+	./gpugen -v -o $(DEMO_OUT)/syncbn examples/syncbn/syncbn.json
+	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/syncbn MODULE=syncbn syncbn
 
 $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
@@ -126,11 +128,14 @@ install: all
 	install -m 644 $(INSTALL_DOCS) "$(DESTDIR)$(PREFIX)/share/doc/gpugen/"
 	for f in $(EXAMPLE_FILES); do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/doc/gpugen/$$f" || exit 1; done
 
-# Benchmarks (bench/): `make bench` needs a GPU; `make bench-compile` does not.
+# Benchmarks (bench/): `make bench` and `make bench-nccl` need GPUs; `make bench-compile` does not.
 bench: all
 	$(MAKE) -C bench bench
 bench-compile: all
 	$(MAKE) -C bench compile
+# 2 GPUs or more (NCCL): the reductions across GPUs against one GPU and NCCL
+bench-nccl: all
+	$(MAKE) -C bench nccl
 
 # Rewrites the expected files of tests/golden from the current gpugen.
 golden-update: all
