@@ -2,7 +2,8 @@
 // visible GPU, one process driving all of them, a thread each. Each figure
 // is the mean time per call over back-to-back calls after warm-up (CUDA
 // events on rank 0's stream; the collectives keep the ranks in step).
-// Prints the ratios of the issue's targets 1 to 3, and CSV to argv[1].
+// Prints the ratios of the issue's targets 1 to 3, target 4's side of
+// gpugen (bench/peers_nccl.py times PyTorch's), and CSV to argv[1].
 #include <cub/cub.cuh>
 #include <condition_variable>
 #include <cstdio>
@@ -79,6 +80,12 @@ __global__ void fold_gathered(const Welford *all, size_t count, int p, Welford *
     for (int q = 1; q < p; q++) acc = welford_combine(acc, all[(size_t)q * count + i]);
     out[i] = acc;
   }
+}
+
+// rows[n * C + c] -> out[c * N + n]: each channel's N states in a row
+__global__ void transpose_states(const Welford *rows, size_t N, size_t C, Welford *out) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N * C) out[(i % C) * N + i / C] = rows[i];
 }
 
 __global__ void fill_ints(int *x, size_t n) {
@@ -216,6 +223,41 @@ static void run_rank(Rank &R) {
   CUDA_CHECK(cudaFree(d_all));
   CUDA_CHECK(cudaFree(d_ctemp));
   CUDA_CHECK(cudaFree(d_temp));
+
+  // ---- target 4: SyncBatchNorm's statistics of a 64 x 256 x 56 x 56 NCHW
+  // float activation per GPU (the peer: bench/peers_nccl.py) ----
+  const size_t N = 64, C = 256, HW = 56 * 56, rows = N * C;
+  float *d_x;
+  Welford *d_rows, *d_chan;
+  CUDA_CHECK(cudaMalloc(&d_x, rows * HW * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_rows, rows * sizeof(Welford) * 2));
+  CUDA_CHECK(cudaMalloc(&d_chan, C * sizeof(Welford)));
+  fill_floats<<<4096, 256, 0, R.stream>>>(d_x, rows * HW);
+  size_t sb = std::max(bn_chan_rows_temp_bytes(rows, HW), bn_merge_rows_temp_bytes(C, N));
+  sb = std::max(sb, bn_merge_combine_nccl_temp_bytes(C, nranks));
+  void *d_stemp;
+  CUDA_CHECK(cudaMalloc(&d_stemp, sb));
+  double bn_us = time_us(R, 20, [&] {
+    CUDA_CHECK(bn_chan_rows(d_x, rows, HW, d_rows, d_stemp, sb, R.stream));
+    transpose_states<<<(unsigned)((rows + 255) / 256), 256, 0, R.stream>>>(d_rows, N, C, d_rows + rows);
+    CUDA_CHECK(bn_merge_rows(d_rows + rows, C, N, d_chan, d_stemp, sb, R.stream));
+    NCCL_CHECK(bn_merge_combine_nccl(d_chan, C, d_chan, d_stemp, sb, R.comm, R.stream));
+  });
+  double local_us = time_us(R, 20, [&] {
+    CUDA_CHECK(bn_chan_rows(d_x, rows, HW, d_rows, d_stemp, sb, R.stream));
+    transpose_states<<<(unsigned)((rows + 255) / 256), 256, 0, R.stream>>>(d_rows, N, C, d_rows + rows);
+    CUDA_CHECK(bn_merge_rows(d_rows + rows, C, N, d_chan, d_stemp, sb, R.stream));
+  });
+  double across_us = time_us(R, 200, [&] {
+    NCCL_CHECK(bn_merge_combine_nccl(d_chan, C, d_chan, d_stemp, sb, R.comm, R.stream));
+  });
+  snprintf(note, sizeof note, "local rows+transpose+rows %.1f us; combine_nccl of 256 states %.1f us", local_us,
+           across_us);
+  report(R, "SyncBN stats 64x256x56x56 per GPU (per-channel Welford)", bn_us, note);
+  CUDA_CHECK(cudaFree(d_x));
+  CUDA_CHECK(cudaFree(d_rows));
+  CUDA_CHECK(cudaFree(d_chan));
+  CUDA_CHECK(cudaFree(d_stemp));
 }
 
 int main(int argc, char **argv) {
