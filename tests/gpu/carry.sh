@@ -14,5 +14,7 @@ done
 ./gpugen -o "$dir/maxsub" examples/maxsub/maxsub.json
 ./gpugen -o "$dir/rowstats" examples/rowstats/rowstats.json
 (cd bench && ../gpugen -o "$OLDPWD/$dir/bench" bench.json)
+(cd tests/gpu/nccl && ../../../gpugen -o "$OLDPWD/$dir/nccl" nccl_test.json)
+./gpugen -o "$dir/syncbn" examples/syncbn/syncbn.json
 sh tests/compile/exercise.sh "$dir/gputest/gputest.cuh" > "$dir/gputest/exercise.cu"
 echo "carried: $(du -sh "$dir" | cut -f1) in $dir"

@@ -31,5 +31,9 @@ check sass sh tests/gpu/sass_words.sh "$dir/gputest/exercise.cu" sm_90
 check demo make -s -f tools/demo.mk OUT="$dir/demo" MODULE=mytypes mytypes_SPEC_DIR="$PWD/specs/"
 check demo-maxsub make -s -f tools/demo.mk OUT="$dir/maxsub" MODULE=maxsub maxsub_SPEC_DIR="$PWD/examples/maxsub/" maxsub
 check demo-rowstats make -s -f tools/demo.mk OUT="$dir/rowstats" MODULE=rowstats rowstats_SPEC_DIR="$PWD/examples/rowstats/" rowstats
+# across GPUs: every way ranks start, on however many GPUs are here (1 included)
+check nccl-build make -s -C tests/gpu/nccl GEN="$dir/nccl" BUILD="$build/nccl" "$build/nccl/test_nccl"
+check nccl env BUILD="$build/nccl" sh tests/gpu/nccl/run.sh
+check demo-syncbn make -s -f tools/demo.mk OUT="$dir/syncbn" MODULE=syncbn syncbn_SPEC_DIR="$PWD/examples/syncbn/" syncbn
 echo
 echo "$passed passed, $failed failed"
