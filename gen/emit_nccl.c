@@ -21,15 +21,28 @@ void emit_nccl_include(const Spec *spec, Buf *b) {
     buf_put(b, "#include <nccl.h> /* \"nccl\": true: the reductions across GPUs */\n");
 }
 
+/* The input side of M_R_nccl: its parameters, the arguments that pass them
+ * on to the local reduction, and the test that refuses them. The hook for
+ * reductions over several input arrays: they list one (d_inK, type) each,
+ * as their flat form does. */
+static const char *input_params(const TypeRef *in) { return arena_printf("const %s *d_in", type_c_spelling(in)); }
+static const char *input_params_cuda(const TypeRef *in) {
+  return arena_printf("const %s *d_in", type_cuda_spelling(in));
+}
+static const char *input_args(void) { return "d_in"; }
+static const char *input_refused(const TypeRef *in) {
+  return arena_printf("(n > 0 && !d_in) || (uintptr_t)d_in %% alignof(%s) != 0", type_cuda_spelling(in));
+}
+
 void emit_nccl_declarations(const Spec *spec, const Reduction *r, Buf *b) {
   if (!r->nccl)
     return;
-  const char *m = spec->module, *in = type_c_spelling(&r->input), *acc = type_c_spelling(&r->accumulator);
+  const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
   buf_printf(b, "/* %s across the GPUs of comm (docs/emitted.md): _nccl reduces rank 0's data, then rank 1's, ...;\n"
                 " * _combine_nccl combines the ranks' partials element by element, in rank order. */\n", r->name);
   buf_printf(b, "size_t %s_%s_nccl_temp_bytes(size_t n, int nranks);\n", m, r->name);
-  buf_printf(b, "ncclResult_t %s_%s_nccl(const %s *d_in, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
-                "    ncclComm_t comm, cudaStream_t stream);\n", m, r->name, in, acc);
+  buf_printf(b, "ncclResult_t %s_%s_nccl(%s, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
+                "    ncclComm_t comm, cudaStream_t stream);\n", m, r->name, input_params(&r->input), acc);
   buf_printf(b, "size_t %s_%s_combine_nccl_temp_bytes(size_t count, int nranks);\n", m, r->name);
   buf_printf(b, "ncclResult_t %s_%s_combine_nccl(const %s *d_partials, size_t count, %s *d_out, void *d_temp,\n"
                 "    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);\n", m, r->name, acc, acc);
@@ -84,19 +97,22 @@ void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv) {
   int n = 0;
   while (kv[n])
     n++;
-  const char **all = arena_alloc(sizeof(char *) * (size_t)(n + 9));
-  for (int i = 0; i < n; i++)
-    all[i] = kv[i];
   const char *extra[] = {
     "SHIFT", arg ? "  if (a.index >= 0) /* -1: none yet */\n    a.index += (long long)before;\n  return a;\n"
                  : "  (void)before;\n  return a;\n",
     "COUNTED", arg ? "true" : "false",
     "NCCL_TYPE", type ? type : "",
     "NCCL_OP", type ? nccl_op(r->op) : "",
+    "IN_PARAMS", input_params_cuda(&r->input),
+    "IN_ARGS", input_args(),
+    "IN_BAD", input_refused(&r->input),
   };
-  for (int i = 0; i < 8; i++)
+  const int nextra = (int)(sizeof extra / sizeof extra[0]);
+  const char **all = arena_alloc(sizeof(char *) * (size_t)(n + nextra + 1)); /* zeroed: NULL-terminated */
+  for (int i = 0; i < n; i++)
+    all[i] = kv[i];
+  for (int i = 0; i < nextra; i++)
     all[n + i] = extra[i];
-  all[n + 8] = NULL;
   template_emit(b, TMPL, type ? "global_allreduce" : "global_gather", all);
   template_emit(b, TMPL, type ? "combine_allreduce" : "combine_schedule", all);
 }
