@@ -431,27 +431,27 @@ namespace {
 
 /* One rank's contribution to xgpu_best_nccl: its local result and its n
  * (argmin/argmax shift indices by the counts of the ranks before). */
-struct best_nccl_record {
+struct xgpu_best_nccl_record {
   xgpu_best_result acc;
   unsigned long long n;
 };
 
 /* The local result's index in the concatenation, given the count before. */
-__device__ __forceinline__ xgpu_best_result best_nccl_shift(xgpu_best_result a, unsigned long long before) {
+__device__ __forceinline__ xgpu_best_result xgpu_best_nccl_shift(xgpu_best_result a, unsigned long long before) {
   if (a.index >= 0) /* -1: none yet */
     a.index += (long long)before;
   return a;
 }
 
-__global__ void xgpu_best_nccl_count(best_nccl_record *mine, unsigned long long n) { mine->n = n; }
+__global__ void xgpu_best_nccl_count(xgpu_best_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
-__global__ void xgpu_best_nccl_fold(const best_nccl_record *records, int nranks, xgpu_best_result *out) {
-  xgpu_best_result acc = best_nccl_shift(records[0].acc, 0);
+__global__ void xgpu_best_nccl_fold(const xgpu_best_nccl_record *records, int nranks, xgpu_best_result *out) {
+  xgpu_best_result acc = xgpu_best_nccl_shift(records[0].acc, 0);
   unsigned long long before = records[0].n;
   for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::best_op::combine(acc, best_nccl_shift(records[q].acc, before));
+    acc = xgpu::detail::best_op::combine(acc, xgpu_best_nccl_shift(records[q].acc, before));
     before += records[q].n;
   }
   *out = acc;
@@ -459,7 +459,7 @@ __global__ void xgpu_best_nccl_fold(const best_nccl_record *records, int nranks,
 
 /* [alignment slack][nranks records][the local reduction's temp] */
 size_t xgpu_best_nccl_records_bytes(int nranks) {
-  return alignof(best_nccl_record) + 16 + (size_t)nranks * sizeof(best_nccl_record);
+  return alignof(xgpu_best_nccl_record) + 16 + (size_t)nranks * sizeof(xgpu_best_nccl_record);
 }
 
 } // namespace
@@ -475,7 +475,7 @@ extern "C" ncclResult_t xgpu_best_nccl(const float *d_in, size_t n, xgpu_best_re
       (uintptr_t)d_out % alignof(xgpu_best_result) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_best_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  best_nccl_record *records = (best_nccl_record *)nccl_align_up(d_temp, alignof(best_nccl_record));
+  xgpu_best_nccl_record *records = (xgpu_best_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_best_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_best_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_best_nccl_records_bytes(nranks);
   if constexpr (true) {
@@ -486,7 +486,7 @@ extern "C" ncclResult_t xgpu_best_nccl(const float *d_in, size_t n, xgpu_best_re
   if (xgpu_best_enqueue(d_in, n, &records[rank].acc, local_temp, local_bytes, stream, true) != cudaSuccess)
     return ncclUnhandledCudaError;
   /* in place: rank r's record already sits at records + r */
-  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(best_nccl_record), ncclUint8, comm, stream);
+  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(xgpu_best_nccl_record), ncclUint8, comm, stream);
   if (res != ncclSuccess)
     return res;
   xgpu_best_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
@@ -613,26 +613,26 @@ namespace {
 
 /* One rank's contribution to xgpu_range_nccl: its local result and its n
  * (argmin/argmax shift indices by the counts of the ranks before). */
-struct range_nccl_record {
+struct xgpu_range_nccl_record {
   MinMax acc;
   unsigned long long n;
 };
 
 /* The local result's index in the concatenation, given the count before. */
-__device__ __forceinline__ MinMax range_nccl_shift(MinMax a, unsigned long long before) {
+__device__ __forceinline__ MinMax xgpu_range_nccl_shift(MinMax a, unsigned long long before) {
   (void)before;
   return a;
 }
 
-__global__ void xgpu_range_nccl_count(range_nccl_record *mine, unsigned long long n) { mine->n = n; }
+__global__ void xgpu_range_nccl_count(xgpu_range_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
-__global__ void xgpu_range_nccl_fold(const range_nccl_record *records, int nranks, MinMax *out) {
-  MinMax acc = range_nccl_shift(records[0].acc, 0);
+__global__ void xgpu_range_nccl_fold(const xgpu_range_nccl_record *records, int nranks, MinMax *out) {
+  MinMax acc = xgpu_range_nccl_shift(records[0].acc, 0);
   unsigned long long before = records[0].n;
   for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::range_op::combine(acc, range_nccl_shift(records[q].acc, before));
+    acc = xgpu::detail::range_op::combine(acc, xgpu_range_nccl_shift(records[q].acc, before));
     before += records[q].n;
   }
   *out = acc;
@@ -640,7 +640,7 @@ __global__ void xgpu_range_nccl_fold(const range_nccl_record *records, int nrank
 
 /* [alignment slack][nranks records][the local reduction's temp] */
 size_t xgpu_range_nccl_records_bytes(int nranks) {
-  return alignof(range_nccl_record) + 16 + (size_t)nranks * sizeof(range_nccl_record);
+  return alignof(xgpu_range_nccl_record) + 16 + (size_t)nranks * sizeof(xgpu_range_nccl_record);
 }
 
 } // namespace
@@ -656,7 +656,7 @@ extern "C" ncclResult_t xgpu_range_nccl(const float *d_in, size_t n, MinMax *d_o
       (uintptr_t)d_out % alignof(MinMax) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_range_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  range_nccl_record *records = (range_nccl_record *)nccl_align_up(d_temp, alignof(range_nccl_record));
+  xgpu_range_nccl_record *records = (xgpu_range_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_range_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_range_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_range_nccl_records_bytes(nranks);
   if constexpr (false) {
@@ -667,7 +667,7 @@ extern "C" ncclResult_t xgpu_range_nccl(const float *d_in, size_t n, MinMax *d_o
   if (xgpu_range_enqueue(d_in, n, &records[rank].acc, local_temp, local_bytes, stream, true) != cudaSuccess)
     return ncclUnhandledCudaError;
   /* in place: rank r's record already sits at records + r */
-  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(range_nccl_record), ncclUint8, comm, stream);
+  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(xgpu_range_nccl_record), ncclUint8, comm, stream);
   if (res != ncclSuccess)
     return res;
   xgpu_range_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
@@ -802,26 +802,26 @@ namespace {
 
 /* One rank's contribution to xgpu_last_span_nccl: its local result and its n
  * (argmin/argmax shift indices by the counts of the ranks before). */
-struct last_span_nccl_record {
+struct xgpu_last_span_nccl_record {
   Window acc;
   unsigned long long n;
 };
 
 /* The local result's index in the concatenation, given the count before. */
-__device__ __forceinline__ Window last_span_nccl_shift(Window a, unsigned long long before) {
+__device__ __forceinline__ Window xgpu_last_span_nccl_shift(Window a, unsigned long long before) {
   (void)before;
   return a;
 }
 
-__global__ void xgpu_last_span_nccl_count(last_span_nccl_record *mine, unsigned long long n) { mine->n = n; }
+__global__ void xgpu_last_span_nccl_count(xgpu_last_span_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
-__global__ void xgpu_last_span_nccl_fold(const last_span_nccl_record *records, int nranks, Window *out) {
-  Window acc = last_span_nccl_shift(records[0].acc, 0);
+__global__ void xgpu_last_span_nccl_fold(const xgpu_last_span_nccl_record *records, int nranks, Window *out) {
+  Window acc = xgpu_last_span_nccl_shift(records[0].acc, 0);
   unsigned long long before = records[0].n;
   for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::last_span_op::combine(acc, last_span_nccl_shift(records[q].acc, before));
+    acc = xgpu::detail::last_span_op::combine(acc, xgpu_last_span_nccl_shift(records[q].acc, before));
     before += records[q].n;
   }
   *out = acc;
@@ -829,7 +829,7 @@ __global__ void xgpu_last_span_nccl_fold(const last_span_nccl_record *records, i
 
 /* [alignment slack][nranks records][the local reduction's temp] */
 size_t xgpu_last_span_nccl_records_bytes(int nranks) {
-  return alignof(last_span_nccl_record) + 16 + (size_t)nranks * sizeof(last_span_nccl_record);
+  return alignof(xgpu_last_span_nccl_record) + 16 + (size_t)nranks * sizeof(xgpu_last_span_nccl_record);
 }
 
 } // namespace
@@ -845,7 +845,7 @@ extern "C" ncclResult_t xgpu_last_span_nccl(const Window *d_in, size_t n, Window
       (uintptr_t)d_out % alignof(Window) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_last_span_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  last_span_nccl_record *records = (last_span_nccl_record *)nccl_align_up(d_temp, alignof(last_span_nccl_record));
+  xgpu_last_span_nccl_record *records = (xgpu_last_span_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_last_span_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_last_span_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_last_span_nccl_records_bytes(nranks);
   if constexpr (false) {
@@ -856,7 +856,7 @@ extern "C" ncclResult_t xgpu_last_span_nccl(const Window *d_in, size_t n, Window
   if (xgpu_last_span_enqueue(d_in, n, &records[rank].acc, local_temp, local_bytes, stream, true) != cudaSuccess)
     return ncclUnhandledCudaError;
   /* in place: rank r's record already sits at records + r */
-  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(last_span_nccl_record), ncclUint8, comm, stream);
+  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(xgpu_last_span_nccl_record), ncclUint8, comm, stream);
   if (res != ncclSuccess)
     return res;
   xgpu_last_span_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
