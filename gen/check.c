@@ -187,6 +187,43 @@ static void check_tuning(Spec *s) {
 static Map *types_by_name; /* the spec's types by name, filled by check_types */
 static int suggestions_left;  /* suggestions cost a pass over every name: only the first few get one */
 
+/* CUDA's vector types the spec names, one Type each (made by resolve, in
+ * the order first named); add_vector_types puts them into the spec. */
+static Map *vectors_by_name;
+static Type **vectors_used;
+static int nvectors_used;
+
+/* The Type standing for CUDA's vector type v: components x, y, z, w laid
+ * out with CUDA's alignment, so layout.c and the emitters treat it as a
+ * struct whose definition comes from CUDA's headers. */
+static Type *vector_type(const VectorInfo *v) {
+  Type *t = (Type *)map_get(vectors_by_name, v->spelling);
+  if (t)
+    return t;
+  static const char *const component[] = {"x", "y", "z", "w"};
+  t = ARENA_NEW(Type);
+  t->name = v->spelling;
+  t->c_spelling = v->c_spelling;
+  t->path = arena_printf("CUDA's %s", v->spelling);
+  t->vector = v;
+  t->explicit_align = v->align;
+  t->nfields = v->count;
+  t->fields = ARENA_ARRAY(Field, v->count);
+  for (int i = 0; i < v->count; i++)
+    t->fields[i] = (Field){.name = component[i], .path = t->path, .count = 1,
+                           .ref = {.spelling = scalar_info[v->elem].spelling, .is_scalar = true, .scalar = v->elem}};
+  t->index = t->order = -1; /* set by add_vector_types */
+  map_put(vectors_by_name, v->spelling, t);
+  if (nvectors_used % 16 == 0) {
+    Type **grown = ARENA_ARRAY(Type *, nvectors_used + 16);
+    if (nvectors_used)
+      memcpy(grown, vectors_used, sizeof *grown * (size_t)nvectors_used);
+    vectors_used = grown;
+  }
+  vectors_used[nvectors_used++] = t;
+  return t;
+}
+
 /* Looks a type name up among the scalars and the spec's types. */
 static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
   if (!r->spelling)
@@ -195,16 +232,27 @@ static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
     r->is_scalar = true;
     return true;
   }
+  const VectorInfo *v = vector_lookup(r->spelling);
+  if (v && v->deprecated) {
+    ERR(jpath, "'%s' is deprecated in CUDA 13; %s (16- or 32-byte alignment)", r->spelling, v->deprecated);
+    return false;
+  }
+  if (v) {
+    r->type = vector_type(v);
+    return true;
+  }
   r->type = (Type *)map_get(types_by_name, r->spelling);
   if (r->type)
     return true;
   const char *near = NULL;
   if (suggestions_left > 0) {
     suggestions_left--;
-    const char **names = ARENA_ARRAY(const char *, SC_COUNT + s->ntypes);
+    const char **names = ARENA_ARRAY(const char *, SC_COUNT + vector_count + s->ntypes);
     int n = 0;
     for (int k = 0; k < SC_COUNT; k++)
       names[n++] = scalar_info[k].spelling;
+    for (int k = 0; k < vector_count; k++)
+      names[n++] = vector_info[k].spelling;
     for (int i = 0; i < s->ntypes; i++)
       if (s->types[i]->name)
         names[n++] = s->types[i]->name;
@@ -262,7 +310,7 @@ static bool order_types(Spec *s) {
         continue;
       }
       Type *inner = t->fields[next_field[depth]++].ref.type;
-      if (!inner || state[inner->index] == DONE)
+      if (!inner || inner->vector || state[inner->index] == DONE) /* CUDA's vector types nest nothing */
         continue;
       if (state[inner->index] == ON_PATH) {
         int start = 0;
@@ -294,6 +342,9 @@ static bool check_types(Spec *s) {
   bool resolved = true;
   bool duplicates = false;
   types_by_name = map_new();
+  vectors_by_name = map_new();
+  vectors_used = NULL;
+  nvectors_used = 0;
   suggestions_left = 20;
   for (int i = 0; i < s->ntypes; i++) {
     Type *t = s->types[i];
@@ -372,6 +423,33 @@ static const char *widening_problem(ScalarKind in, ScalarKind acc) {
   if (i->num == NUM_SIGNED && a->num == NUM_UNSIGNED)
     return "an unsigned accumulator cannot hold negative inputs";
   return a->min <= i->min && a->max >= i->max ? NULL : "it is narrower than the input";
+}
+
+static bool is_vector(const TypeRef *r) { return !r->is_scalar && r->type->vector; }
+
+/* A builtin operator over a CUDA vector type may accumulate into a vector
+ * of as many wider components (uchar3 into uint3), each widened like a
+ * scalar. Returns false when input and accumulator are not both vectors. */
+static bool check_vector_widening(const Reduction *r) {
+  if (!is_vector(&r->input) && !is_vector(&r->accumulator))
+    return false;
+  const char *jpath = arena_printf("%s.accumulator", r->path);
+  if (!is_vector(&r->input) || !is_vector(&r->accumulator)) {
+    ERR(jpath, "'%s' cannot accumulate '%s': a vector type accumulates into a vector type of as many components",
+        r->accumulator.spelling, r->input.spelling);
+    return true;
+  }
+  const VectorInfo *in = r->input.type->vector, *acc = r->accumulator.type->vector;
+  if (in->count != acc->count) {
+    ERR(jpath, "'%s' cannot accumulate '%s': it has %d components, and the input %d", acc->spelling, in->spelling,
+        acc->count, in->count);
+    return true;
+  }
+  const char *why = widening_problem(in->elem, acc->elem);
+  if (why)
+    ERR(jpath, "'%s' cannot accumulate '%s': its components (%s) cannot accumulate the input's (%s): %s", acc->spelling,
+        in->spelling, scalar_info[acc->elem].spelling, scalar_info[in->elem].spelling, why);
+  return true;
 }
 
 static bool same_type(const TypeRef *a, const TypeRef *b) {
@@ -487,9 +565,10 @@ static void check_reduction(Spec *s, Reduction *r) {
     if (!in_ok || !acc_ok)
       return;
     const char *op = op_names[r->op];
-    if (r->has_accumulator) {
+    if (r->has_accumulator && !check_vector_widening(r)) {
       if (!r->input.is_scalar || !r->accumulator.is_scalar) {
-        ERR(arena_printf("%s.accumulator", r->path), "a wider accumulator is supported for scalar inputs only");
+        ERR(arena_printf("%s.accumulator", r->path), "a wider accumulator is supported for scalar inputs and CUDA's "
+            "vector types only");
         return;
       }
       const char *why = widening_problem(r->input.scalar, r->accumulator.scalar);
@@ -502,7 +581,11 @@ static void check_reduction(Spec *s, Reduction *r) {
           r->accumulator.spelling);
     if ((r->op == OP_SUM || r->op == OP_PROD) && !all_leaves(&r->accumulator, is_not_bool))
       ERR(arena_printf("%s.op", r->path), "'%s' of bool is not defined; count with \"accumulator\": \"int\"", op);
-    if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && !r->input.is_scalar)
+    if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && is_vector(&r->input))
+      ERR(arena_printf("%s.op", r->path), "'%s' needs a scalar input, and '%s' is one of CUDA's vector types, whose "
+          "components have no one order; use \"min\"/\"max\" for the component-wise extremes, or user functions that "
+          "compare them your way", op, r->input.spelling);
+    else if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && !r->input.is_scalar)
       ERR(arena_printf("%s.op", r->path), "'%s' needs a scalar input", op);
     if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && r->has_accumulator)
       ERR(arena_printf("%s.accumulator", r->path), "'%s' returns the input type and its index; remove \"accumulator\"", op);
@@ -613,6 +696,11 @@ static void check_symbols(Spec *s) {
     Held *mine = ARENA_NEW(Held);
     *mine = (Held){HELD_TYPE, t->path, t->name};
     /* a repeated type and the module's prefix are reported by check_types */
+    if (vector_lookup(t->name)) {
+      ERR(arena_printf("%s.name", t->path), "type name '%s' cannot be used: it is CUDA's vector type '%s', which "
+          "gpugen knows; name it as a field or reduction type without defining it", t->name, t->name);
+      continue;
+    }
     why = ident_reserved(t->name, false);
     if (!why && (h = map_put(table, t->name, mine)) && h->by != HELD_MODULE && h->by != HELD_TYPE)
       why = held_by(h);
@@ -691,6 +779,31 @@ static void add_result_types(Spec *s) {
   s->types_ordered = ordered;
 }
 
+/* CUDA's vector types the spec names join "types" after the spec's own
+ * (so their indexes stay), and come first in dependency order: they nest
+ * nothing. The emitters give them shuffles, ldg and operators, and assert
+ * CUDA's layout, but never define them. */
+static void add_vector_types(Spec *s) {
+  if (!nvectors_used)
+    return;
+  Type **types = ARENA_ARRAY(Type *, s->ntypes + nvectors_used);
+  Type **ordered = ARENA_ARRAY(Type *, s->ntypes + nvectors_used);
+  for (int k = 0; k < nvectors_used; k++) {
+    Type *v = vectors_used[k];
+    v->index = s->ntypes + k;
+    v->order = k;
+    types[v->index] = ordered[k] = v;
+  }
+  for (int i = 0; i < s->ntypes; i++) {
+    types[i] = s->types[i];
+    ordered[nvectors_used + i] = s->types_ordered[i];
+    ordered[nvectors_used + i]->order += nvectors_used;
+  }
+  s->types = types;
+  s->types_ordered = ordered;
+  s->ntypes += nvectors_used;
+}
+
 void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
   cur = s;
   check_name(s->module, "module", "module name");
@@ -707,6 +820,8 @@ void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
     for (int i = 0; i < s->nreductions; i++)
       check_reduction(s, &s->reductions[i]);
   check_symbols(s);
-  if (types_ok && diag_count() == 0 && s->module)
+  if (types_ok && diag_count() == 0 && s->module) {
+    add_vector_types(s);
     add_result_types(s);
+  }
 }

@@ -309,6 +309,9 @@ static bool same_type(const Catalog *cat, CXType t, const TypeRef *r) {
     return scalar_of(t, &k) && scalar_info[k].canonical == scalar_info[r->scalar].canonical;
   if (t.kind != CXType_Record)
     return false;
+  if (r->type->vector) /* CUDA's own struct of that name, at global scope */
+    return strcmp(take(clang_getCursorSpelling(clang_getTypeDeclaration(t))), r->type->name) == 0 &&
+           clang_getCursorKind(clang_getCursorSemanticParent(clang_getTypeDeclaration(t))) == CXCursor_TranslationUnit;
   const Found *f = &cat->found[r->type->index];
   return f->found && clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
                                         clang_getCanonicalCursor(f->decl));
@@ -604,7 +607,7 @@ static void record_header_files(Spec *spec, FileList *list) {
 static Catalog find_all(const Decls *d, Spec *spec, bool report) {
   Catalog cat = {ARENA_ARRAY(Found, spec->ntypes)};
   for (int i = 0; i < spec->ntypes; i++) {
-    if (spec->types[i]->synthetic)
+    if (spec->types[i]->synthetic || spec->types[i]->vector)
       continue;
     const char *spelling = spec->types[i]->name;
     cat.found[i] = find_struct(d, spec->types[i], &spelling, report);
@@ -617,7 +620,7 @@ static Catalog find_all(const Decls *d, Spec *spec, bool report) {
 void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   cur = spec;
   for (int i = 0; i < spec->ntypes; i++)
-    if (!spec->types[i]->synthetic)
+    if (!spec->types[i]->synthetic && !spec->types[i]->vector)
       spec->types[i]->c_spelling = spec->types[i]->name;
   for (int i = 0; i < spec->nreductions; i++)
     spec->reductions[i].host_reference = spec->reductions[i].op != OP_NONE;
@@ -643,7 +646,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
     Decls gdecls = collect_decls(gpu.tu);
     Catalog gcat = find_all(&gdecls, spec, false);
     for (int i = 0; i < spec->ntypes; i++)
-      if (spec->types[i]->synthetic)
+      if (spec->types[i]->synthetic || spec->types[i]->vector)
         continue;
       else if (cat.found[i].found && gcat.found[i].found)
         compare_sides(spec->types[i], &cat.found[i], &gcat.found[i]);

@@ -5,7 +5,11 @@
 
 #define TMPL "header.h.tmpl"
 
-static bool is_half(const TypeRef *r) { return r->is_scalar && (r->scalar == SC_HALF || r->scalar == SC_BF16); }
+static bool is_half_kind(ScalarKind k) { return k == SC_HALF || k == SC_BF16; }
+/* __half and __nv_bfloat16, and CUDA's vector types of them (__half2) */
+static bool is_half(const TypeRef *r) {
+  return r->is_scalar ? is_half_kind(r->scalar) : r->type->vector && is_half_kind(r->type->vector->elem);
+}
 
 static bool uses_half_types(const Spec *spec) {
   for (int i = 0; i < spec->ntypes; i++)
@@ -14,6 +18,13 @@ static bool uses_half_types(const Spec *spec) {
         return true;
   for (int i = 0; i < spec->nreductions; i++)
     if (is_half(&spec->reductions[i].input) || is_half(&spec->reductions[i].accumulator))
+      return true;
+  return false;
+}
+
+static bool uses_half_vectors(const Spec *spec) {
+  for (int i = 0; i < spec->ntypes; i++)
+    if (spec->types[i]->vector && is_half_kind(spec->types[i]->vector->elem))
       return true;
   return false;
 }
@@ -58,6 +69,8 @@ void emit_header(const Spec *spec, OutputSet *out) {
   template_emit(b, TMPL, "prologue", kv);
   if (uses_half_types(spec))
     template_emit(b, TMPL, "half_types", kv);
+  if (uses_half_vectors(spec))
+    template_emit(b, TMPL, "half_vector_types", kv);
 
   if (spec->nheaders) {
     buf_put(b, "\n/* The types come from the spec's headers; the checks below make the\n"
@@ -68,7 +81,9 @@ void emit_header(const Spec *spec, OutputSet *out) {
       buf_printf(b, "#include \"%s\"\n", spec->headers[i]);
   }
   for (int i = 0; i < spec->ntypes; i++)
-    if (!spec->nheaders || spec->types_ordered[i]->synthetic)
+    if (spec->types_ordered[i]->vector)
+      continue; /* CUDA's headers define it; the checks below assert its layout */
+    else if (!spec->nheaders || spec->types_ordered[i]->synthetic)
       emit_struct(b, spec->types_ordered[i]);
   if (spec->ntypes)
     buf_put(b, "\n/* Layout checks */\n");

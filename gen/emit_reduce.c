@@ -210,7 +210,15 @@ static void emit_op_struct(Buf *b, const Reduction *r) {
     buf_printf(b, "    (void)index;\n    return %s(a, x);\n", r->fold);
   else if (r->op == OP_NONE)
     buf_put(b, "    (void)index;\n    return combine(a, x);\n");
-  else
+  else if (!r->input.is_scalar && r->input.type != r->accumulator.type) {
+    /* a CUDA vector into a wider one (uchar3 into uint3): component-wise */
+    buf_put(b, "    (void)index;\n    acc_type w;\n");
+    const Type *acc = r->accumulator.type;
+    for (int f = 0; f < acc->nfields; f++)
+      buf_printf(b, "    w.%s = static_cast<%s>(x.%s);\n", acc->fields[f].name,
+                 type_cuda_spelling(&acc->fields[f].ref), acc->fields[f].name);
+    buf_put(b, "    return combine(a, w);\n");
+  } else
     buf_put(b, "    (void)index;\n    return combine(a, static_cast<acc_type>(x));\n");
   buf_put(b, "  }\n};\n");
 }

@@ -87,6 +87,7 @@ _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
 
 /* scalars.c: the builtin field types */
 bool scalar_lookup(const char *spelling, ScalarKind *out);
+const VectorInfo *vector_lookup(const char *spelling); /* CUDA's vector type of that name, or NULL */
 /* ident.c: what may become a C/C++/CUDA identifier in generated code */
 const char *ident_problem(const char *name); /* NULL when fine, else why not */
 /* Why the included headers or gpugen's templates already hold name (only

@@ -30,6 +30,22 @@ typedef struct {
 
 extern const ScalarInfo scalar_info[SC_COUNT];
 
+/* One of CUDA's vector types (float4, uchar3, double4_32a, __half2, ...):
+ * a struct of `count` components x, y, z, w that CUDA's headers define;
+ * gpugen lays it out, moves and reduces it like a spec type, and never
+ * defines it. */
+typedef struct {
+  const char *spelling;   /* as in CUDA code and in a spec */
+  const char *c_spelling; /* in the plain-C view of <module>.h (gpugen_half2 for __half2) */
+  ScalarKind elem;        /* the components' type */
+  int count;              /* 1..4 */
+  int align;              /* CUDA's alignment (float4: 16, uchar3: 1, long4_32a: 32) */
+  const char *deprecated; /* CUDA 13 deprecates it: what to use instead; NULL otherwise */
+} VectorInfo;
+
+extern const VectorInfo vector_info[];
+extern const int vector_count;
+
 /* A JSON value kept for check.c (identities); spec.c converts it from cJSON. */
 typedef enum { VAL_NUMBER, VAL_STRING, VAL_BOOL, VAL_NULL, VAL_ARRAY, VAL_OBJECT } ValueKind;
 typedef struct Value Value;
@@ -80,6 +96,7 @@ struct Type {
   int nfields;
   int explicit_align;  /* "align" key, 0 when absent */
   bool synthetic;      /* made by gpugen (argmin/argmax results), never from headers */
+  const VectorInfo *vector; /* one of CUDA's vector types (check.c): CUDA defines it, gpugen never does */
   /* filled by layout.c */
   int size, align;
   unsigned char *used; /* size bytes: 1 where a byte belongs to some field */
