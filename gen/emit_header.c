@@ -52,6 +52,11 @@ static void emit_layout_asserts(Buf *b, const Type *t) {
   buf_printf(b, "GPUGEN_STATIC_ASSERT(sizeof(%s) == %d, \"%s: size differs from the spec\");\n", n, t->size, n);
   buf_printf(b, "GPUGEN_STATIC_ASSERT(GPUGEN_ALIGNOF(%s) == %d, \"%s: alignment differs from the spec\");\n", n,
              t->align, n);
+  if (t->not_standard_layout) {
+    buf_printf(b, "/* %s has fields in a base class and in itself, where offsetof is not portable:\n"
+                  " * gpugen checked their offsets when it read the header. */\n", n);
+    return;
+  }
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
     int elem = fd->ref.is_scalar ? scalar_info[fd->ref.scalar].size : fd->ref.type->size;
@@ -77,6 +82,9 @@ void emit_header(const Spec *spec, OutputSet *out) {
                " * compiler confirm they match the spec. */\n");
     /* by the spelling in the spec, found through the include flags of
      * <module>.mk or gpugen_generate(), so the output directory can move */
+    if (spec->cxx_only_headers)
+      buf_printf(b, "#ifndef __cplusplus\n#error \"%s.h: the spec's headers are C++ only; include %s.h from C++ or CUDA "
+                 "(its API is extern C)\"\n#endif\n", spec->module, spec->module);
     for (int i = 0; i < spec->nheaders; i++)
       buf_printf(b, "#include \"%s\"\n", spec->headers[i]);
   }

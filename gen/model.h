@@ -97,6 +97,8 @@ struct Type {
   int explicit_align;  /* "align" key, 0 when absent */
   bool synthetic;      /* made by gpugen (argmin/argmax results), never from headers */
   const VectorInfo *vector; /* one of CUDA's vector types (check.c): CUDA defines it, gpugen never does */
+  bool not_standard_layout; /* a C++ class with fields in a base and in itself (clangcheck.c): offsetof is not
+                               portable there, so only clangcheck.c checks its offsets */
   /* filled by layout.c */
   int size, align;
   unsigned char *used; /* size bytes: 1 where a byte belongs to some field */
@@ -188,6 +190,7 @@ typedef struct {
   const char **header_files; /* every file libclang read for the headers, transitively (absolute,
                                 no repeats); filled by clangcheck.c, for depfiles and name clashes */
   int nheader_files;
+  bool cxx_only_headers;      /* the headers do not parse as C11 (clangcheck.c): <module>.h is C++ only */
 } Spec;
 
 #endif
