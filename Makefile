@@ -77,7 +77,9 @@ demo: all
 
 $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -Igen -o $@ $< $(GEN_OBJS) $(LIBS) -lcmocka
+	$(CC) $(CFLAGS) $(WARN) -Igen $(UNIT_CFLAGS) -o $@ $< $(GEN_OBJS) $(LIBS) -lcmocka
+# test_vectors compares gpugen's table with CUDA's vector_types.h, compiled as C
+$(BUILD)/tests/test_vectors: UNIT_CFLAGS = -isystem $(dir $(shell command -v $(NVCC)))../include
 
 test: all $(UNIT_BINS)
 	@tests/run.sh all
