@@ -166,7 +166,8 @@ static void text_plan(Buf *b, const char *what, const char *verb, const WordPlan
 
 static void text_type(Buf *b, const Type *t) {
   buf_printf(b, "type %s: %d bytes, align %d%s, %d padding byte%s\n", t->name, t->size, t->align,
-             t->explicit_align ? " (raised by \"align\")" : "", t->padding_bytes, t->padding_bytes == 1 ? "" : "s");
+             t->vector ? " (CUDA's vector type)" : t->explicit_align ? " (raised by \"align\")" : "", t->padding_bytes,
+             t->padding_bytes == 1 ? "" : "s");
   buf_printf(b, "  %-16s %-20s %6s %5s %5s %8s\n", "field", "type", "offset", "size", "align", "padding");
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
@@ -261,8 +262,8 @@ static void json_plan(Buf *b, const WordPlan *p) {
 static void json_type(Buf *b, const Type *t) {
   buf_put(b, "    {\"name\": ");
   put_json_string(b, t->name);
-  buf_printf(b, ", \"size\": %d, \"align\": %d, \"padding_bytes\": %d,\n     \"fields\": [", t->size, t->align,
-             t->padding_bytes);
+  buf_printf(b, ", \"size\": %d, \"align\": %d, \"padding_bytes\": %d,%s\n     \"fields\": [", t->size, t->align,
+             t->padding_bytes, t->vector ? " \"cuda_vector\": true," : "");
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
     buf_put(b, f ? ",\n                {\"name\": " : "{\"name\": ");
