@@ -945,12 +945,21 @@ static int init_find(const InitType *list, int n, CXCursor decl) {
   return -1;
 }
 
+/* CUDA's vector type that the record type t is, or NULL. */
+static const VectorInfo *vector_of(CXType t) {
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_TranslationUnit)
+    return NULL;
+  return vector_lookup(take(clang_getCursorSpelling(decl)));
+}
+
 /* Adds the struct and, first, the structs its fields use. */
 static bool init_add(const Decls *d, InitType *list, int *n, int max, const char *name, CXType type, CXCursor decl) {
   if (init_find(list, *n, decl) >= 0)
     return true;
   FieldList *fields = ARENA_NEW(FieldList);
-  clang_Type_visitFields(type, collect_field, fields);
+  int inherited;
+  collect_layout_fields(decl, type, fields, &inherited);
   bool ok = fields->n > 0;
   if (!ok)
     diag_error(cursor_place(decl), "'%s' has no fields", name);
@@ -962,6 +971,8 @@ static bool init_add(const Decls *d, InitType *list, int *n, int max, const char
     if (why) {
       diag_error(cursor_place(fields->cursors[i]), "field '%s' of '%s' is %s", take(clang_getCursorSpelling(fields->cursors[i])), name, why);
       ok = false;
+    } else if (!scalar_of(elem, &k) && elem.kind == CXType_Record && vector_of(elem)) {
+      continue; /* CUDA's: a builtin type of the spec */
     } else if (!scalar_of(elem, &k) && elem.kind == CXType_Record) {
       CXCursor nested = clang_getTypeDeclaration(elem);
       const char *nested_name = take(clang_getCursorSpelling(nested));
@@ -991,6 +1002,8 @@ static const char *field_type_name(const InitType *list, int n, CXType elem) {
   ScalarKind k;
   if (scalar_of(elem, &k))
     return scalar_info[k].spelling;
+  if (vector_of(elem))
+    return vector_of(elem)->spelling;
   int i = init_find(list, n, clang_getTypeDeclaration(elem));
   return i >= 0 ? list[i].name : "?";
 }
@@ -1038,7 +1051,8 @@ bool clang_spec_skeleton(const char *header, const char *header_in_spec, const c
     buf_put(out, "  \"targets\": [\"sm_75\", \"sm_80\", \"sm_90\"],\n  \"types\": [\n");
     for (int i = 0; i < n; i++) {
       FieldList *fields = ARENA_NEW(FieldList);
-      clang_Type_visitFields(list[i].type, collect_field, fields);
+      int inherited;
+      collect_layout_fields(list[i].decl, list[i].type, fields, &inherited);
       buf_printf(out, "    {\"name\": \"%s\", \"fields\": [", list[i].name);
       for (int j = 0; j < fields->n; j++) {
         CXType elem;

@@ -256,6 +256,17 @@ PY
   else
     fail "cli init writes a spec skeleton that passes --check" "$out"
   fi
+  # CUDA's vector types stay builtin, base class fields come first (tests/golden/cxx_types.h)
+  rm -f "$WORK/init_cxx.json"
+  if out=$("$GPUGEN" init -o "$WORK/init_cxx.json" tests/golden/cxx_types.h Tracked 2>&1) &&
+     "$GPUGEN" --check -q "$WORK/init_cxx.json" &&
+     [ "$(grep -o '"name": "[a-z]*", "type": "[a-z0-9]*"' "$WORK/init_cxx.json" | tr '\n' ' ')" = \
+       '"name": "weight", "type": "float" "name": "count", "type": "int" "name": "total", "type": "double" "name": "last", "type": "float2" ' ]; then
+    ok "cli init of a C++ class: base fields first, float2 as CUDA's type, passes --check"
+  else
+    fail "cli init of a C++ class: base fields first, float2 as CUDA's type, passes --check" "$out$(cat "$WORK/init_cxx.json" 2>/dev/null)"
+  fi
+  rm -f "$WORK/init_cxx.json"
   expect_status "init refuses to overwrite" 1 "$GPUGEN" init -o "$WORK/init.json" specs/usertypes.h SumSq
   expect_status "init of an unknown type exits 1" 1 "$GPUGEN" init -I specs/include specs/usertypes.h Nope
 
