@@ -422,9 +422,12 @@ static enum CXChildVisitResult collect_cxx_member(CXCursor c, CXCursor parent, C
   return CXChildVisit_Continue;
 }
 
+/* A class template instance lists no members of its own to libclang: they
+ * are read from the template it instantiates. */
 static CursorList *cxx_members(CXCursor record) {
   CursorList *l = ARENA_NEW(CursorList);
-  clang_visitChildren(record, collect_cxx_member, l);
+  CXCursor pattern = clang_getSpecializedCursorTemplate(record);
+  clang_visitChildren(clang_Cursor_isNull(pattern) ? record : pattern, collect_cxx_member, l);
   return l;
 }
 
@@ -490,6 +493,10 @@ static const char *probe_text(const Decls *d, const Spec *spec) {
         continue;
       }
       decl = clang_getCursorDefinition(clang_getTypeDeclaration(under));
+      if (clang_Type_getNumTemplateArguments(under) > 0) { /* an instance: its traits, whatever its members */
+        add_probes(&probes, t, &decl);
+        continue;
+      }
     } else if (sd) {
       decl = sd->cursor;
     } else {

@@ -27,6 +27,11 @@ template <class T> struct Pair {
   CXX_HD Pair widen(T x) const { return Pair{x < lo ? x : lo, hi < x ? x : hi}; }
 };
 typedef Pair<float> PairF;
+// an instance of a template with a base: base fields first here too
+template <class T> struct Tagged : Base {
+  T tag;
+};
+typedef Tagged<short> TaggedS;
 using PairL = Pair<long long>;
 
 CXX_HD inline PairF range_fold(PairF a, float x) { return a.widen(x); }

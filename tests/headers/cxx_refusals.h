@@ -21,3 +21,7 @@ struct Padded { double d; char c; };
 struct AfterPadding : Padded { char e; };
 template <class T> struct Box { T v; virtual ~Box(); };
 typedef Box<int> IntBox;
+// an instance already laid out (Holder uses it), with a destructor of its own
+template <class T> struct Box2 { T v; ~Box2(); };
+typedef Box2<int> IntBox2;
+struct Holder { IntBox2 b; };

@@ -642,6 +642,42 @@ __host__ __device__ __forceinline__ bool bits_equal(const PairL &a, const PairL 
   return detail::bytes_equal(pa + 0, pb + 0, 16);
 }
 
+/* TaggedS: 12 bytes, align 4, 2 bytes of padding
+ *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
+ *   ldg:     3 loads of 4 bytes, 0 padding words skipped */
+template <> struct SharedMem<TaggedS> {
+  __device__ TaggedS *getPointer() {
+    extern __shared__ __align__(4) unsigned char gpugen_cxx_smem_TaggedS[];
+    return reinterpret_cast<TaggedS *>(gpugen_cxx_smem_TaggedS);
+  }
+};
+namespace detail {
+template <class Op> __device__ __forceinline__ TaggedS shuffle(const TaggedS &v, Op op) {
+  TaggedS r;
+  const unsigned char *in = reinterpret_cast<const unsigned char *>(&v);
+  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
+  shuffle_run<3>(in + 0, out + 0, op); /* bytes 0..11 */
+  return r;
+}
+} // namespace detail
+__device__ __forceinline__ TaggedS shfl_sync(unsigned int mask, const TaggedS &v, int src_lane, int width = warpSize) { return detail::shuffle(v, detail::ShflIdx{mask, src_lane, width}); }
+__device__ __forceinline__ TaggedS shfl_up_sync(unsigned int mask, const TaggedS &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflUp{mask, delta, width}); }
+__device__ __forceinline__ TaggedS shfl_down_sync(unsigned int mask, const TaggedS &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflDown{mask, delta, width}); }
+__device__ __forceinline__ TaggedS shfl_xor_sync(unsigned int mask, const TaggedS &v, int lane_mask, int width = warpSize) { return detail::shuffle(v, detail::ShflXor{mask, lane_mask, width}); }
+__device__ __forceinline__ TaggedS ldg(const TaggedS *p) {
+  TaggedS r;
+  const unsigned char *in = reinterpret_cast<const unsigned char *>(p);
+  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
+  detail::load_run<3, unsigned int>(in + 0, out + 0); /* bytes 0..11 */
+  return r;
+}
+/* True when every byte that belongs to a field is equal (padding ignored). */
+__host__ __device__ __forceinline__ bool bits_equal(const TaggedS &a, const TaggedS &b) {
+  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
+  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
+  return detail::bytes_equal(pa + 0, pb + 0, 10);
+}
+
 /* ---- reductions ---- */
 namespace detail {
 

@@ -53,6 +53,10 @@ GPUGEN_STATIC_ASSERT(offsetof(PairL, lo) == 0, "PairL.lo: offset differs from th
 GPUGEN_STATIC_ASSERT(sizeof(((PairL *)0)->lo) == 8, "PairL.lo: size differs from the spec");
 GPUGEN_STATIC_ASSERT(offsetof(PairL, hi) == 8, "PairL.hi: offset differs from the spec");
 GPUGEN_STATIC_ASSERT(sizeof(((PairL *)0)->hi) == 8, "PairL.hi: size differs from the spec");
+GPUGEN_STATIC_ASSERT(sizeof(TaggedS) == 12, "TaggedS: size differs from the spec");
+GPUGEN_STATIC_ASSERT(GPUGEN_ALIGNOF(TaggedS) == 4, "TaggedS: alignment differs from the spec");
+/* TaggedS has fields in a base class and in itself, where offsetof is not portable:
+ * gpugen checked their offsets when it read the header. */
 
 #ifdef __cplusplus
 extern "C" {
