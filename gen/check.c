@@ -224,7 +224,7 @@ static Type *vector_type(const VectorInfo *v) {
   return t;
 }
 
-/* Looks a type name up among the scalars and the spec's types. */
+/* Looks a type name up among the scalars, CUDA's vector types and the spec's types. */
 static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
   if (!r->spelling)
     return false;

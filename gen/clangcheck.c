@@ -885,6 +885,7 @@ static Catalog find_all(const Decls *d, Spec *spec, bool report) {
 
 void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   cur = spec;
+  probe_values = NULL; /* none from an earlier spec (the arena that held them is gone) */
   for (int i = 0; i < spec->ntypes; i++)
     if (!spec->types[i]->synthetic && !spec->types[i]->vector)
       spec->types[i]->c_spelling = spec->types[i]->name;
