@@ -98,11 +98,47 @@ static void test_deprecated_and_reserved_names_refused(void **state) {
     assert_non_null(ident_reserved(vector_info[k].spelling, false));
 }
 
+/* The plans follow CUDA's layout: float4 is one 16-byte load, uchar3 one
+ * shuffle word and three 1-byte loads (align 1), read in groups of 16. */
+static void test_plans_follow_cudas_layout(void **state) {
+  (void)state;
+  Spec *s = checked("{\"gpugen\": 1, \"module\": \"v\", \"targets\": [\"sm_90\"], \"reductions\": ["
+                    "{\"name\": \"a\", \"input\": \"float4\", \"op\": \"sum\"},"
+                    "{\"name\": \"b\", \"input\": \"uchar3\", \"accumulator\": \"uint3\", \"op\": \"sum\"},"
+                    "{\"name\": \"c\", \"input\": \"longlong4_32a\", \"op\": \"max\"},"
+                    "{\"name\": \"d\", \"input\": \"__half2\", \"op\": \"min\"}]}");
+  assert_int_equal(diag_count(), 0);
+  const struct {
+    const char *name;
+    int shuffle_words, load_words, load_bytes, group, per_group;
+  } want[] = {
+    {"float4", 4, 1, 16, 16, 1}, {"uchar3", 1, 3, 1, 48, 16}, {"longlong4_32a", 8, 2, 16, 32, 1},
+    {"__half2", 1, 1, 4, 16, 4},
+  };
+  for (int i = 0; i < 4; i++) {
+    const Type *t = NULL;
+    for (int k = 0; k < s->ntypes; k++)
+      if (strcmp(s->types[k]->name, want[i].name) == 0)
+        t = s->types[k];
+    assert_non_null(t);
+    assert_int_equal(t->shuffle.nwords, want[i].shuffle_words);
+    assert_int_equal(t->load.nwords, want[i].load_words);
+    assert_int_equal(t->load.word_bytes, want[i].load_bytes);
+    const Reduction *r = &s->reductions[i];
+    assert_int_equal(r->read.group, want[i].group);
+    assert_int_equal(r->read.per_group, want[i].per_group);
+  }
+  /* uint3 joined as the accumulator: 12 bytes, align 4 */
+  assert_int_equal(s->reductions[1].accumulator.type->size, 12);
+  assert_int_equal(s->reductions[1].accumulator.type->align, 4);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_every_vector_type_has_cudas_layout),
     cmocka_unit_test(test_table_matches_the_truth),
     cmocka_unit_test(test_deprecated_and_reserved_names_refused),
+    cmocka_unit_test(test_plans_follow_cudas_layout),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
