@@ -109,14 +109,12 @@ typedef struct {
   int per_group;  /* elements per group, 0 when there is no vector path */
 } ReadPlan;
 
-#define LIMIT_INPUTS 8 /* arrays one reduction reads */
-
 typedef struct {
   const char *name;
   const char *path;     /* reductions[i] */
   TypeRef input;        /* the first (or only) input: inputs[0] */
   TypeRef *inputs;      /* one per array read */
-  int ninputs;          /* 1, or 2..LIMIT_INPUTS with an "input" list */
+  int ninputs;          /* 1, or 2..LIMIT_INPUTS (gpugen.h) with an "input" list */
   bool input_list;      /* "input" was a list */
   TypeRef accumulator;  /* same as input when not given */
   bool has_accumulator;
