@@ -74,6 +74,8 @@ demo: all
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/maxsub MODULE=maxsub maxsub
 	./gpugen -v -o $(DEMO_OUT)/rowstats examples/rowstats/rowstats.json
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/rowstats MODULE=rowstats rowstats
+	./gpugen -v -o $(DEMO_OUT)/cg examples/cg/cg.json
+	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/cg MODULE=cg cg
 
 $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)

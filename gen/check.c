@@ -546,15 +546,89 @@ static void check_identity_value(const Value *v, const TypeRef *r, bool is_array
     check_struct_value(v, r->type);
 }
 
+/* "x0, x1, ...": the element types of an "input" list, for messages. */
+static const char *input_list_spelling(const Reduction *r) {
+  const char *s = "";
+  for (int i = 0; i < r->ninputs; i++)
+    s = arena_printf("%s%s%s", s, i ? ", " : "", r->inputs[i].spelling ? r->inputs[i].spelling : "?");
+  return s;
+}
+
+/* The one builtin over several arrays: "dot", the sum of x0 * x1 over two
+ * scalar inputs (any builtin with a list, or "dot" with one input, is an
+ * error here). */
+static void check_dot(Reduction *r, bool in_ok, bool acc_ok) {
+  const char *op = op_names[r->op];
+  if (r->op != OP_DOT) {
+    ERR(arena_printf("%s.op", r->path), "'%s' reads one array; over an \"input\" list the builtin is \"dot\", or "
+        "give user functions \"fold\"/\"combine\" with an \"identity\"", op);
+    return;
+  }
+  if (r->fold || r->combine)
+    ERR(r->path, "give either a builtin \"op\" or user functions \"fold\"/\"combine\", not both");
+  if (r->identity)
+    ERR(arena_printf("%s.identity", r->path), "builtin operators know their identity; remove \"identity\"");
+  if (!r->commutative)
+    ERR(arena_printf("%s.commutative", r->path), "builtin operators are commutative");
+  if (!r->input_list || r->ninputs != 2) {
+    if (r->input_list ? r->ninputs > 1 : r->input.spelling != NULL) /* else spec.c reported the list */
+      ERR(arena_printf("%s.input", r->path), "'dot' multiplies two arrays: give \"input\" as a list of two scalar "
+          "types, e.g. [\"float\", \"float\"]%s", r->input_list ? arena_printf(" (found %d)", r->ninputs) : "");
+    return;
+  }
+  if (!in_ok || !acc_ok)
+    return;
+  for (int i = 0; i < 2; i++) {
+    const TypeRef *in = &r->inputs[i];
+    const char *p = arena_printf("%s.input[%d]", r->path, i);
+    if (!in->is_scalar)
+      ERR(p, "'dot' needs scalar inputs, and '%s' is a struct", in->spelling);
+    else if (in->scalar == SC_BOOL)
+      ERR(p, "'dot' of bool is not defined");
+  }
+  if (!r->accumulator.is_scalar) {
+    ERR(arena_printf("%s.accumulator", r->path), "'dot' needs a scalar accumulator, and '%s' is a struct",
+        r->accumulator.spelling);
+    return;
+  }
+  if (!r->has_accumulator && r->inputs[0].is_scalar && r->inputs[1].is_scalar &&
+      scalar_info[r->inputs[0].scalar].canonical != scalar_info[r->inputs[1].scalar].canonical)
+    ERR(arena_printf("%s.accumulator", r->path), "missing: the inputs '%s' and '%s' differ, so name the accumulator "
+        "that holds their products", r->inputs[0].spelling, r->inputs[1].spelling);
+  for (int i = 0; i < 2 && r->has_accumulator; i++) {
+    const TypeRef *in = &r->inputs[i];
+    if (i == 1 && same_type(in, &r->inputs[0]))
+      break; /* reported once */
+    const char *why = in->is_scalar && in->scalar != SC_BOOL ? widening_problem(in->scalar, r->accumulator.scalar) : NULL;
+    if (why)
+      ERR(arena_printf("%s.accumulator", r->path), "'%s' cannot accumulate '%s': %s", r->accumulator.spelling,
+          in->spelling, why);
+  }
+}
+
 static void check_reduction(Spec *s, Reduction *r) {
   if (r->has_offset_type && !r->segmented)
     ERR(arena_printf("%s.offset_type", r->path), "only segmented reductions take offsets; add \"segmented\": true");
-  bool in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
+  bool in_ok = true;
+  if (r->input_list) {
+    for (int i = 0; i < r->ninputs; i++)
+      in_ok = resolve(s, &r->inputs[i], arena_printf("%s.input[%d]", r->path, i)) && in_ok;
+    if (r->ninputs > 1)
+      r->input = r->inputs[0];
+    else
+      in_ok = false; /* a list of the wrong length: spec.c reported it */
+  } else {
+    in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
+  }
   bool acc_ok = true;
   if (r->has_accumulator)
     acc_ok = resolve(s, &r->accumulator, arena_printf("%s.accumulator", r->path));
   else
     r->accumulator = r->input;
+  if (r->op == OP_DOT || (r->input_list && r->op != OP_NONE)) {
+    check_dot(r, in_ok, acc_ok);
+    return;
+  }
   if (r->op != OP_NONE) {
     if (r->fold || r->combine)
       ERR(r->path, "give either a builtin \"op\" or user functions \"fold\"/\"combine\", not both");
@@ -605,9 +679,14 @@ static void check_reduction(Spec *s, Reduction *r) {
     ERR(r->path, "user functions live in the spec's \"headers\", and it lists none");
   if (!r->identity)
     ERR(arena_printf("%s.identity", r->path), "missing (required with user functions): the accumulator's starting value");
+  if (r->input_list && !r->has_accumulator)
+    ERR(arena_printf("%s.accumulator", r->path), "missing (required with an \"input\" list): the type fold returns");
   if (!in_ok || !acc_ok)
     return;
-  if (!r->fold && !same_type(&r->input, &r->accumulator))
+  if (!r->fold && r->input_list)
+    ERR(arena_printf("%s.fold", r->path), "missing (required with an \"input\" list): a fold(acc, %s) that takes "
+        "one element of each array", input_list_spelling(r));
+  else if (!r->fold && !same_type(&r->input, &r->accumulator))
     ERR(arena_printf("%s.fold", r->path), "missing: input '%s' and accumulator '%s' differ, so a fold(acc, x) is needed",
         r->input.spelling, r->accumulator.spelling);
   if (r->identity)

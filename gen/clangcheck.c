@@ -724,12 +724,16 @@ static Passing passing_of(const Catalog *cat, CXType param, const TypeRef *want)
   return same_type(cat, t, want) ? BY_VALUE : MISMATCH;
 }
 
-static bool signature_matches(const Catalog *cat, CXCursor fn, const TypeRef *ret, const TypeRef *a, const TypeRef *b) {
-  if (clang_Cursor_getNumArguments(fn) != 2 || clang_isFunctionTypeVariadic(clang_getCursorType(fn)))
+/* ret fn(ACC, rest[0], ..., rest[nrest - 1]) */
+static bool signature_matches(const Catalog *cat, CXCursor fn, const TypeRef *ret, const TypeRef *a,
+                              const TypeRef *rest, int nrest) {
+  if (clang_Cursor_getNumArguments(fn) != 1 + nrest || clang_isFunctionTypeVariadic(clang_getCursorType(fn)))
     return false;
-  return same_type(cat, clang_getCursorResultType(fn), ret) &&
-         passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 0)), a) != MISMATCH &&
-         passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 1)), b) != MISMATCH;
+  bool ok = same_type(cat, clang_getCursorResultType(fn), ret) &&
+            passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 0)), a) != MISMATCH;
+  for (int i = 0; ok && i < nrest; i++)
+    ok = passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)(1 + i))), &rest[i]) != MISMATCH;
+  return ok;
 }
 
 typedef struct {
@@ -750,10 +754,12 @@ static enum CXChildVisitResult visit_attrs(CXCursor c, CXCursor parent, CXClient
 /* Finds `role` function `name` (fold or combine) and checks its signature
  * and where it may run; returns whether it can also run on the host. */
 static bool check_function(const Catalog *cat, const Decls *d, const Reduction *r, const char *role, const char *name,
-                           const TypeRef *second) {
+                           const TypeRef *rest, int nrest) {
   const char *jpath = arena_printf("%s.%s", r->path, role);
-  const char *want = arena_printf("%s %s(%s, %s)", type_cuda_spelling(&r->accumulator), name,
-                                  type_cuda_spelling(&r->accumulator), type_cuda_spelling(second));
+  const char *args = type_cuda_spelling(&r->accumulator);
+  for (int i = 0; i < nrest; i++)
+    args = arena_printf("%s, %s", args, type_cuda_spelling(&rest[i]));
+  const char *want = arena_printf("%s %s(%s)", type_cuda_spelling(&r->accumulator), name, args);
   const Decl *match = NULL, *first = NULL;
   bool is_template = false;
   const Decl *head = map_get(d->by_name, name);
@@ -764,7 +770,7 @@ static bool check_function(const Catalog *cat, const Decls *d, const Reduction *
       continue;
     if (!first)
       first = &d->items[i];
-    if (!match && signature_matches(cat, d->items[i].cursor, &r->accumulator, &r->accumulator, second))
+    if (!match && signature_matches(cat, d->items[i].cursor, &r->accumulator, &r->accumulator, rest, nrest))
       match = &d->items[i];
   }
   if (!first) {
@@ -801,9 +807,9 @@ static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
       r->host_reference = true;
       continue;
     }
-    bool host = check_function(cat, d, r, "combine", r->combine, &r->accumulator);
+    bool host = check_function(cat, d, r, "combine", r->combine, &r->accumulator, 1);
     if (r->fold)
-      host = check_function(cat, d, r, "fold", r->fold, &r->input) && host;
+      host = check_function(cat, d, r, "fold", r->fold, r->inputs, r->ninputs) && host;
     r->host_reference = host;
     if (!host && diag_count() == 0)
       diag_note(spec->path, "%s: '%s' runs on the GPU only, so no CPU reference %s_%s_host is emitted", r->path,

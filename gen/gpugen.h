@@ -33,6 +33,7 @@
 #define LIMIT_TYPE_DEPTH 32             /* types inside types */
 #define LIMIT_NAME 128                  /* characters of a name */
 #define LIMIT_MODULE_NAME 64            /* characters of the module name */
+#define LIMIT_INPUTS 8                  /* arrays one reduction reads (an "input" list) */
 
 /* util.c: arena memory (freed once at exit) and a growable text buffer */
 void *arena_alloc(size_t n);            /* zeroed */

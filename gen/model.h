@@ -111,7 +111,8 @@ struct Type {
 
 typedef enum {
   OP_NONE, OP_SUM, OP_PROD, OP_MIN, OP_MAX, OP_BIT_AND, OP_BIT_OR, OP_BIT_XOR,
-  OP_ARGMIN, OP_ARGMAX
+  OP_ARGMIN, OP_ARGMAX,
+  OP_DOT                /* sum of products of two inputs */
 } OpKind;
 
 extern const char *const op_names[]; /* indexed by OpKind */
@@ -130,7 +131,10 @@ typedef struct {
 typedef struct {
   const char *name;
   const char *path;     /* reductions[i] */
-  TypeRef input;
+  TypeRef input;        /* the first (or only) input: inputs[0] */
+  TypeRef *inputs;      /* one per array read */
+  int ninputs;          /* 1, or 2..LIMIT_INPUTS (gpugen.h) with an "input" list */
+  bool input_list;      /* "input" was a list */
   TypeRef accumulator;  /* same as input when not given */
   bool has_accumulator;
   OpKind op;            /* OP_NONE for user functions */
@@ -144,7 +148,7 @@ typedef struct {
   bool segmented;       /* "segmented": also emit M_R_segmented and M_R_rows */
   ScalarKind offset;    /* "offset_type" of M_R_segmented: SC_LLONG (default) or SC_INT */
   bool has_offset_type; /* "offset_type" given */
-  ReadPlan read;        /* filled by layout.c */
+  ReadPlan read;        /* filled by layout.c; over all inputs: size is the bytes of one element of each */
 } Reduction;
 
 typedef struct {

@@ -50,7 +50,7 @@ bool scalar_lookup(const char *spelling, ScalarKind *out) {
 const char *const op_names[] = {
   [OP_NONE] = "", [OP_SUM] = "sum", [OP_PROD] = "prod", [OP_MIN] = "min", [OP_MAX] = "max",
   [OP_BIT_AND] = "bit_and", [OP_BIT_OR] = "bit_or", [OP_BIT_XOR] = "bit_xor",
-  [OP_ARGMIN] = "argmin", [OP_ARGMAX] = "argmax",
+  [OP_ARGMIN] = "argmin", [OP_ARGMAX] = "argmax", [OP_DOT] = "dot",
 };
 
 /* CUDA's vector types, as vector_types.h, cuda_fp16.h and cuda_bf16.h of

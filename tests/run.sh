@@ -286,7 +286,7 @@ suite_compile() {
   local names_spec=$WORK/names.json
   if ! log=$(python3 tests/compile/names.py "$GPUGEN" "$names_spec" 2>&1); then fail "compile names.py" "$log"; fi
   echo "     $log"
-  for spec in specs/mytypes.json examples/maxsub/maxsub.json examples/rowstats/rowstats.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json examples/rowstats/rowstats.json examples/cg/cg.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
     name=$(basename "$spec" .json)
     out=$WORK/compile/$name/out
     work=$WORK/compile/$name/work
