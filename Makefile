@@ -76,10 +76,14 @@ demo: all
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/rowstats MODULE=rowstats rowstats
 	./gpugen -v -o $(DEMO_OUT)/syncbn examples/syncbn/syncbn.json
 	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/syncbn MODULE=syncbn syncbn
+	./gpugen -v -o $(DEMO_OUT)/cg examples/cg/cg.json
+	$(MAKE) -f tools/demo.mk OUT=$(DEMO_OUT)/cg MODULE=cg cg
 
 $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -Igen -o $@ $< $(GEN_OBJS) $(LIBS) -lcmocka
+	$(CC) $(CFLAGS) $(WARN) -Igen $(UNIT_CFLAGS) -o $@ $< $(GEN_OBJS) $(LIBS) -lcmocka
+# test_vectors compares gpugen's table with CUDA's vector_types.h, compiled as C
+$(BUILD)/tests/test_vectors: UNIT_CFLAGS = -isystem $(dir $(shell command -v $(NVCC)))../include
 
 # The NCCL schedule's unit test compiles the template's plain-C block.
 $(BUILD)/tests/nccl_schedule.inc: templates/nccl.cu.tmpl

@@ -37,6 +37,11 @@ struct WelfordCombine {
 struct Float3Add {
   __device__ Float3 operator()(const Float3 &a, const Float3 &b) const { return Float3{a.x + b.x, a.y + b.y, a.z + b.z}; }
 };
+struct Float4Add { // CUDA's float4, component-wise
+  __device__ float4 operator()(const float4 &a, const float4 &b) const {
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+  }
+};
 struct Short3Add {
   __device__ Short3 operator()(const Short3 &a, const Short3 &b) const {
     return Short3{(short)(a.a + b.a), (short)(a.b + b.b), (short)(a.c + b.c)};
@@ -80,6 +85,7 @@ __device__ void make(int &v, size_t i) { v = (int)(hash32(i) % 201) - 100; }
 __device__ void make(float &v, size_t i) { v = (float)(hash32(i) >> 8) * (1.0f / 16777216.0f); }
 __device__ void make(double &v, size_t i) { v = (double)(hash32(i) >> 8) * (1.0 / 16777216.0); }
 __device__ void make(Float3 &v, size_t i) { make(v.x, 3 * i), make(v.y, 3 * i + 1), make(v.z, 3 * i + 2); }
+__device__ void make(float4 &v, size_t i) { make(v.x, 4 * i), make(v.y, 4 * i + 1), make(v.z, 4 * i + 2), make(v.w, 4 * i + 3); }
 __device__ void make(Short3 &v, size_t i) {
   v.a = (short)(hash32(3 * i) % 7), v.b = (short)(hash32(3 * i + 1) % 7), v.c = (short)(hash32(3 * i + 2) % 7);
 }
@@ -291,6 +297,12 @@ int main(int argc, char **argv) {
         return cub::DeviceReduce::Reduce(d_temp, t, in, o, (long long)n, Short3Add{}, Short3{0, 0, 0}, s);
       },
       exact, true);
+  run<float4, float4>("float4", [&](const float4 *in, size_t n, float4 *o) { return bench_f4sum(in, n, o, d_temp, tb, s); },
+      [&](const float4 *in, size_t n, float4 *o) {
+        size_t t = tb;
+        return cub::DeviceReduce::Reduce(d_temp, t, in, o, (long long)n, Float4Add{}, make_float4(0, 0, 0, 0), s);
+      },
+      [](float4 a, float4 b) { return near(a.x, b.x) && near(a.y, b.y) && near(a.z, b.z) && near(a.w, b.w); }, true);
   // argmax: CUB writes the value and the index to two outputs
   long long *d_index;
   CUDA_CHECK(cudaMalloc(&d_index, sizeof(long long)));

@@ -187,12 +187,58 @@ static void check_tuning(Spec *s) {
 static Map *types_by_name; /* the spec's types by name, filled by check_types */
 static int suggestions_left;  /* suggestions cost a pass over every name: only the first few get one */
 
-/* Looks a type name up among the scalars and the spec's types. */
+/* CUDA's vector types the spec names, one Type each (made by resolve, in
+ * the order first named); add_vector_types puts them into the spec. */
+static Map *vectors_by_name;
+static Type **vectors_used;
+static int nvectors_used;
+
+/* The Type standing for CUDA's vector type v: components x, y, z, w laid
+ * out with CUDA's alignment, so layout.c and the emitters treat it as a
+ * struct whose definition comes from CUDA's headers. */
+static Type *vector_type(const VectorInfo *v) {
+  Type *t = (Type *)map_get(vectors_by_name, v->spelling);
+  if (t)
+    return t;
+  static const char *const component[] = {"x", "y", "z", "w"};
+  t = ARENA_NEW(Type);
+  t->name = v->spelling;
+  t->c_spelling = v->c_spelling;
+  t->path = arena_printf("CUDA's %s", v->spelling);
+  t->vector = v;
+  t->explicit_align = v->align;
+  t->nfields = v->count;
+  t->fields = ARENA_ARRAY(Field, v->count);
+  for (int i = 0; i < v->count; i++)
+    t->fields[i] = (Field){.name = component[i], .path = t->path, .count = 1,
+                           .ref = {.spelling = scalar_info[v->elem].spelling, .is_scalar = true, .scalar = v->elem}};
+  t->index = t->order = -1; /* set by add_vector_types */
+  map_put(vectors_by_name, v->spelling, t);
+  if (nvectors_used % 16 == 0) {
+    Type **grown = ARENA_ARRAY(Type *, nvectors_used + 16);
+    if (nvectors_used)
+      memcpy(grown, vectors_used, sizeof *grown * (size_t)nvectors_used);
+    vectors_used = grown;
+  }
+  vectors_used[nvectors_used++] = t;
+  return t;
+}
+
+/* Looks a type name up among the scalars, CUDA's vector types and the spec's types. */
 static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
   if (!r->spelling)
     return false;
   if (scalar_lookup(r->spelling, &r->scalar)) {
     r->is_scalar = true;
+    return true;
+  }
+  const VectorInfo *v = vector_lookup(r->spelling);
+  if (v && v->deprecated) {
+    ERR(jpath, "'%s' is deprecated in CUDA 13; %s (16- or 32-byte alignment)", r->spelling, v->deprecated);
+    return false;
+  }
+  if (v) {
+    r->type = vector_type(v);
     return true;
   }
   r->type = (Type *)map_get(types_by_name, r->spelling);
@@ -201,10 +247,12 @@ static bool resolve(Spec *s, TypeRef *r, const char *jpath) {
   const char *near = NULL;
   if (suggestions_left > 0) {
     suggestions_left--;
-    const char **names = ARENA_ARRAY(const char *, SC_COUNT + s->ntypes);
+    const char **names = ARENA_ARRAY(const char *, SC_COUNT + vector_count + s->ntypes);
     int n = 0;
     for (int k = 0; k < SC_COUNT; k++)
       names[n++] = scalar_info[k].spelling;
+    for (int k = 0; k < vector_count; k++)
+      names[n++] = vector_info[k].spelling;
     for (int i = 0; i < s->ntypes; i++)
       if (s->types[i]->name)
         names[n++] = s->types[i]->name;
@@ -262,7 +310,7 @@ static bool order_types(Spec *s) {
         continue;
       }
       Type *inner = t->fields[next_field[depth]++].ref.type;
-      if (!inner || state[inner->index] == DONE)
+      if (!inner || inner->vector || state[inner->index] == DONE) /* CUDA's vector types nest nothing */
         continue;
       if (state[inner->index] == ON_PATH) {
         int start = 0;
@@ -294,6 +342,9 @@ static bool check_types(Spec *s) {
   bool resolved = true;
   bool duplicates = false;
   types_by_name = map_new();
+  vectors_by_name = map_new();
+  vectors_used = NULL;
+  nvectors_used = 0;
   suggestions_left = 20;
   for (int i = 0; i < s->ntypes; i++) {
     Type *t = s->types[i];
@@ -372,6 +423,33 @@ static const char *widening_problem(ScalarKind in, ScalarKind acc) {
   if (i->num == NUM_SIGNED && a->num == NUM_UNSIGNED)
     return "an unsigned accumulator cannot hold negative inputs";
   return a->min <= i->min && a->max >= i->max ? NULL : "it is narrower than the input";
+}
+
+static bool is_vector(const TypeRef *r) { return !r->is_scalar && r->type->vector; }
+
+/* A builtin operator over a CUDA vector type may accumulate into a vector
+ * of as many wider components (uchar3 into uint3), each widened like a
+ * scalar. Returns false when input and accumulator are not both vectors. */
+static bool check_vector_widening(const Reduction *r) {
+  if (!is_vector(&r->input) && !is_vector(&r->accumulator))
+    return false;
+  const char *jpath = arena_printf("%s.accumulator", r->path);
+  if (!is_vector(&r->input) || !is_vector(&r->accumulator)) {
+    ERR(jpath, "'%s' cannot accumulate '%s': a vector type accumulates into a vector type of as many components",
+        r->accumulator.spelling, r->input.spelling);
+    return true;
+  }
+  const VectorInfo *in = r->input.type->vector, *acc = r->accumulator.type->vector;
+  if (in->count != acc->count) {
+    ERR(jpath, "'%s' cannot accumulate '%s': it has %d components, and the input %d", acc->spelling, in->spelling,
+        acc->count, in->count);
+    return true;
+  }
+  const char *why = widening_problem(in->elem, acc->elem);
+  if (why)
+    ERR(jpath, "'%s' cannot accumulate '%s': its components (%s) cannot accumulate the input's (%s): %s", acc->spelling,
+        in->spelling, scalar_info[acc->elem].spelling, scalar_info[in->elem].spelling, why);
+  return true;
 }
 
 static bool same_type(const TypeRef *a, const TypeRef *b) {
@@ -468,15 +546,89 @@ static void check_identity_value(const Value *v, const TypeRef *r, bool is_array
     check_struct_value(v, r->type);
 }
 
+/* "x0, x1, ...": the element types of an "input" list, for messages. */
+static const char *input_list_spelling(const Reduction *r) {
+  const char *s = "";
+  for (int i = 0; i < r->ninputs; i++)
+    s = arena_printf("%s%s%s", s, i ? ", " : "", r->inputs[i].spelling ? r->inputs[i].spelling : "?");
+  return s;
+}
+
+/* The one builtin over several arrays: "dot", the sum of x0 * x1 over two
+ * scalar inputs (any builtin with a list, or "dot" with one input, is an
+ * error here). */
+static void check_dot(Reduction *r, bool in_ok, bool acc_ok) {
+  const char *op = op_names[r->op];
+  if (r->op != OP_DOT) {
+    ERR(arena_printf("%s.op", r->path), "'%s' reads one array; over an \"input\" list the builtin is \"dot\", or "
+        "give user functions \"fold\"/\"combine\" with an \"identity\"", op);
+    return;
+  }
+  if (r->fold || r->combine)
+    ERR(r->path, "give either a builtin \"op\" or user functions \"fold\"/\"combine\", not both");
+  if (r->identity)
+    ERR(arena_printf("%s.identity", r->path), "builtin operators know their identity; remove \"identity\"");
+  if (!r->commutative)
+    ERR(arena_printf("%s.commutative", r->path), "builtin operators are commutative");
+  if (!r->input_list || r->ninputs != 2) {
+    if (r->input_list ? r->ninputs > 1 : r->input.spelling != NULL) /* else spec.c reported the list */
+      ERR(arena_printf("%s.input", r->path), "'dot' multiplies two arrays: give \"input\" as a list of two scalar "
+          "types, e.g. [\"float\", \"float\"]%s", r->input_list ? arena_printf(" (found %d)", r->ninputs) : "");
+    return;
+  }
+  if (!in_ok || !acc_ok)
+    return;
+  for (int i = 0; i < 2; i++) {
+    const TypeRef *in = &r->inputs[i];
+    const char *p = arena_printf("%s.input[%d]", r->path, i);
+    if (!in->is_scalar)
+      ERR(p, "'dot' needs scalar inputs, and '%s' is a struct", in->spelling);
+    else if (in->scalar == SC_BOOL)
+      ERR(p, "'dot' of bool is not defined");
+  }
+  if (!r->accumulator.is_scalar) {
+    ERR(arena_printf("%s.accumulator", r->path), "'dot' needs a scalar accumulator, and '%s' is a struct",
+        r->accumulator.spelling);
+    return;
+  }
+  if (!r->has_accumulator && r->inputs[0].is_scalar && r->inputs[1].is_scalar &&
+      scalar_info[r->inputs[0].scalar].canonical != scalar_info[r->inputs[1].scalar].canonical)
+    ERR(arena_printf("%s.accumulator", r->path), "missing: the inputs '%s' and '%s' differ, so name the accumulator "
+        "that holds their products", r->inputs[0].spelling, r->inputs[1].spelling);
+  for (int i = 0; i < 2 && r->has_accumulator; i++) {
+    const TypeRef *in = &r->inputs[i];
+    if (i == 1 && same_type(in, &r->inputs[0]))
+      break; /* reported once */
+    const char *why = in->is_scalar && in->scalar != SC_BOOL ? widening_problem(in->scalar, r->accumulator.scalar) : NULL;
+    if (why)
+      ERR(arena_printf("%s.accumulator", r->path), "'%s' cannot accumulate '%s': %s", r->accumulator.spelling,
+          in->spelling, why);
+  }
+}
+
 static void check_reduction(Spec *s, Reduction *r) {
   if (r->has_offset_type && !r->segmented)
     ERR(arena_printf("%s.offset_type", r->path), "only segmented reductions take offsets; add \"segmented\": true");
-  bool in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
+  bool in_ok = true;
+  if (r->input_list) {
+    for (int i = 0; i < r->ninputs; i++)
+      in_ok = resolve(s, &r->inputs[i], arena_printf("%s.input[%d]", r->path, i)) && in_ok;
+    if (r->ninputs > 1)
+      r->input = r->inputs[0];
+    else
+      in_ok = false; /* a list of the wrong length: spec.c reported it */
+  } else {
+    in_ok = resolve(s, &r->input, arena_printf("%s.input", r->path));
+  }
   bool acc_ok = true;
   if (r->has_accumulator)
     acc_ok = resolve(s, &r->accumulator, arena_printf("%s.accumulator", r->path));
   else
     r->accumulator = r->input;
+  if (r->op == OP_DOT || (r->input_list && r->op != OP_NONE)) {
+    check_dot(r, in_ok, acc_ok);
+    return;
+  }
   if (r->op != OP_NONE) {
     if (r->fold || r->combine)
       ERR(r->path, "give either a builtin \"op\" or user functions \"fold\"/\"combine\", not both");
@@ -487,9 +639,10 @@ static void check_reduction(Spec *s, Reduction *r) {
     if (!in_ok || !acc_ok)
       return;
     const char *op = op_names[r->op];
-    if (r->has_accumulator) {
+    if (r->has_accumulator && !check_vector_widening(r)) {
       if (!r->input.is_scalar || !r->accumulator.is_scalar) {
-        ERR(arena_printf("%s.accumulator", r->path), "a wider accumulator is supported for scalar inputs only");
+        ERR(arena_printf("%s.accumulator", r->path), "a wider accumulator is supported for scalar inputs and CUDA's "
+            "vector types only");
         return;
       }
       const char *why = widening_problem(r->input.scalar, r->accumulator.scalar);
@@ -502,7 +655,11 @@ static void check_reduction(Spec *s, Reduction *r) {
           r->accumulator.spelling);
     if ((r->op == OP_SUM || r->op == OP_PROD) && !all_leaves(&r->accumulator, is_not_bool))
       ERR(arena_printf("%s.op", r->path), "'%s' of bool is not defined; count with \"accumulator\": \"int\"", op);
-    if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && !r->input.is_scalar)
+    if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && is_vector(&r->input))
+      ERR(arena_printf("%s.op", r->path), "'%s' needs a scalar input, and '%s' is one of CUDA's vector types, whose "
+          "components have no one order; use \"min\"/\"max\" for the component-wise extremes, or user functions that "
+          "compare them your way", op, r->input.spelling);
+    else if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && !r->input.is_scalar)
       ERR(arena_printf("%s.op", r->path), "'%s' needs a scalar input", op);
     if ((r->op == OP_ARGMIN || r->op == OP_ARGMAX) && r->has_accumulator)
       ERR(arena_printf("%s.accumulator", r->path), "'%s' returns the input type and its index; remove \"accumulator\"", op);
@@ -522,9 +679,14 @@ static void check_reduction(Spec *s, Reduction *r) {
     ERR(r->path, "user functions live in the spec's \"headers\", and it lists none");
   if (!r->identity)
     ERR(arena_printf("%s.identity", r->path), "missing (required with user functions): the accumulator's starting value");
+  if (r->input_list && !r->has_accumulator)
+    ERR(arena_printf("%s.accumulator", r->path), "missing (required with an \"input\" list): the type fold returns");
   if (!in_ok || !acc_ok)
     return;
-  if (!r->fold && !same_type(&r->input, &r->accumulator))
+  if (!r->fold && r->input_list)
+    ERR(arena_printf("%s.fold", r->path), "missing (required with an \"input\" list): a fold(acc, %s) that takes "
+        "one element of each array", input_list_spelling(r));
+  else if (!r->fold && !same_type(&r->input, &r->accumulator))
     ERR(arena_printf("%s.fold", r->path), "missing: input '%s' and accumulator '%s' differ, so a fold(acc, x) is needed",
         r->input.spelling, r->accumulator.spelling);
   if (r->identity)
@@ -613,6 +775,11 @@ static void check_symbols(Spec *s) {
     Held *mine = ARENA_NEW(Held);
     *mine = (Held){HELD_TYPE, t->path, t->name};
     /* a repeated type and the module's prefix are reported by check_types */
+    if (vector_lookup(t->name)) {
+      ERR(arena_printf("%s.name", t->path), "type name '%s' cannot be used: it is CUDA's vector type '%s', which "
+          "gpugen knows; name it as a field or reduction type without defining it", t->name, t->name);
+      continue;
+    }
     why = ident_reserved(t->name, false);
     if (!why && (h = map_put(table, t->name, mine)) && h->by != HELD_MODULE && h->by != HELD_TYPE)
       why = held_by(h);
@@ -691,6 +858,31 @@ static void add_result_types(Spec *s) {
   s->types_ordered = ordered;
 }
 
+/* CUDA's vector types the spec names join "types" after the spec's own
+ * (so their indexes stay), and come first in dependency order: they nest
+ * nothing. The emitters give them shuffles, ldg and operators, and assert
+ * CUDA's layout, but never define them. */
+static void add_vector_types(Spec *s) {
+  if (!nvectors_used)
+    return;
+  Type **types = ARENA_ARRAY(Type *, s->ntypes + nvectors_used);
+  Type **ordered = ARENA_ARRAY(Type *, s->ntypes + nvectors_used);
+  for (int k = 0; k < nvectors_used; k++) {
+    Type *v = vectors_used[k];
+    v->index = s->ntypes + k;
+    v->order = k;
+    types[v->index] = ordered[k] = v;
+  }
+  for (int i = 0; i < s->ntypes; i++) {
+    types[i] = s->types[i];
+    ordered[nvectors_used + i] = s->types_ordered[i];
+    ordered[nvectors_used + i]->order += nvectors_used;
+  }
+  s->types = types;
+  s->types_ordered = ordered;
+  s->ntypes += nvectors_used;
+}
+
 void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
   cur = s;
   check_name(s->module, "module", "module name");
@@ -707,6 +899,8 @@ void spec_check(Spec *s, const int *nvcc_archs, int n_nvcc) {
     for (int i = 0; i < s->nreductions; i++)
       check_reduction(s, &s->reductions[i]);
   check_symbols(s);
-  if (types_ok && diag_count() == 0 && s->module)
+  if (types_ok && diag_count() == 0 && s->module) {
+    add_vector_types(s);
     add_result_types(s);
+  }
 }

@@ -43,27 +43,38 @@ typedef struct {
 /* Parses the headers as CUDA for one side. clang may not know the installed
  * CUDA version, so its CUDA headers are left out (-nocudainc) and the
  * execution-space keywords are defined here as the attributes they stand for. */
-static bool parse_headers(const char *const *headers, int nheaders, const ClangOptions *opts, bool device,
-                          Parsed *out) {
+typedef enum { SIDE_HOST, SIDE_GPU, SIDE_PLAIN_C } Side;
+
+/* Parses the headers, then `extra` (probes, or NULL), for one side: CUDA
+ * for the host or the GPU, or plain C11 as a C file that includes
+ * <module>.h would see them (its errors are counted, not reported). */
+static bool parse_side(const char *const *headers, int nheaders, const ClangOptions *opts, Side side,
+                       const char *extra, Parsed *out, const char **c_problem) {
+  bool device = side == SIDE_GPU;
   const char **args = ARENA_ARRAY(const char *, 32 + opts->ninclude_dirs); /* every include directory fits */
   int n = 0;
   args[n++] = "-x";
-  args[n++] = "cuda";
-  args[n++] = device ? "--cuda-device-only" : "--cuda-host-only";
-  if (device)
-    args[n++] = "--cuda-gpu-arch=sm_70";
-  args[n++] = "-nocudainc";
-  args[n++] = "-nocudalib";
-  args[n++] = "-std=c++17";
-  args[n++] = "-Wno-unknown-cuda-version";
-  args[n++] = "-D__CUDACC__";
-  args[n++] = "-D__host__=__attribute__((host))";
-  args[n++] = "-D__device__=__attribute__((device))";
-  args[n++] = "-D__global__=__attribute__((global))";
-  args[n++] = "-D__shared__=__attribute__((shared))";
-  args[n++] = "-D__constant__=__attribute__((constant))";
-  args[n++] = "-D__managed__=__attribute__((managed))";
-  args[n++] = "-D__forceinline__=__inline__ __attribute__((always_inline))";
+  if (side == SIDE_PLAIN_C) {
+    args[n++] = "c";
+    args[n++] = "-std=c11";
+  } else {
+    args[n++] = "cuda";
+    args[n++] = device ? "--cuda-device-only" : "--cuda-host-only";
+    if (device)
+      args[n++] = "--cuda-gpu-arch=sm_70";
+    args[n++] = "-nocudainc";
+    args[n++] = "-nocudalib";
+    args[n++] = "-std=c++17";
+    args[n++] = "-Wno-unknown-cuda-version";
+    args[n++] = "-D__CUDACC__";
+    args[n++] = "-D__host__=__attribute__((host))";
+    args[n++] = "-D__device__=__attribute__((device))";
+    args[n++] = "-D__global__=__attribute__((global))";
+    args[n++] = "-D__shared__=__attribute__((shared))";
+    args[n++] = "-D__constant__=__attribute__((constant))";
+    args[n++] = "-D__managed__=__attribute__((managed))";
+    args[n++] = "-D__forceinline__=__inline__ __attribute__((always_inline))";
+  }
   const char *resource = getenv("GPUGEN_CLANG_RESOURCE_DIR");
   if (!resource || !*resource)
     resource = GPUGEN_CLANG_RESOURCE_DIR;
@@ -79,8 +90,11 @@ static bool parse_headers(const char *const *headers, int nheaders, const ClangO
   Buf main_file = {0};
   for (int i = 0; i < nheaders; i++)
     buf_printf(&main_file, "#include \"%s\"\n", headers[i]);
+  if (extra)
+    buf_put(&main_file, extra);
   char cwd[4096];
-  const char *main_name = arena_printf("%s/gpugen-check.cu", getcwd(cwd, sizeof cwd) ? cwd : "/tmp");
+  const char *main_name = arena_printf("%s/gpugen-check.%s", getcwd(cwd, sizeof cwd) ? cwd : "/tmp",
+                                       side == SIDE_PLAIN_C ? "c" : "cu");
   struct CXUnsavedFile unsaved = {main_name, main_file.data ? main_file.data : "", (unsigned long)main_file.len};
 
   out->index = clang_createIndex(0, 0);
@@ -99,7 +113,16 @@ static bool parse_headers(const char *const *headers, int nheaders, const ClangO
   for (unsigned i = 0; i < ndiags; i++) {
     CXDiagnostic d = clang_getDiagnostic(out->tu, i);
     enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-    if (sev >= CXDiagnostic_Error) {
+    if (sev >= CXDiagnostic_Error && side == SIDE_PLAIN_C) {
+      if (ok) { /* the first one says why */
+        CXFile file;
+        unsigned line;
+        clang_getSpellingLocation(clang_getDiagnosticLocation(d), &file, &line, NULL, NULL);
+        *c_problem = arena_printf("%s:%u: %s", file ? display_path(take(clang_getFileName(file))) : "<command line>",
+                                  line, take(clang_getDiagnosticSpelling(d)));
+      }
+      ok = false;
+    } else if (sev >= CXDiagnostic_Error) {
       CXFile file;
       unsigned line, col;
       clang_getSpellingLocation(clang_getDiagnosticLocation(d), &file, &line, &col, NULL);
@@ -111,6 +134,11 @@ static bool parse_headers(const char *const *headers, int nheaders, const ClangO
     clang_disposeDiagnostic(d);
   }
   return ok;
+}
+
+static bool parse_headers(const char *const *headers, int nheaders, const ClangOptions *opts, bool device,
+                          Parsed *out) {
+  return parse_side(headers, nheaders, opts, device ? SIDE_GPU : SIDE_HOST, NULL, out, NULL);
 }
 
 static void dispose(Parsed *p) {
@@ -149,6 +177,8 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
     return CXChildVisit_Recurse; /* extern "C" { ... } */
   if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
+  if (k == CXCursor_TypeAliasDecl) /* using A = B; is a typedef */
+    k = CXCursor_TypedefDecl;
   if (k != CXCursor_StructDecl && k != CXCursor_ClassDecl && k != CXCursor_UnionDecl && k != CXCursor_TypedefDecl &&
       k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
     return CXChildVisit_Continue;
@@ -309,6 +339,9 @@ static bool same_type(const Catalog *cat, CXType t, const TypeRef *r) {
     return scalar_of(t, &k) && scalar_info[k].canonical == scalar_info[r->scalar].canonical;
   if (t.kind != CXType_Record)
     return false;
+  if (r->type->vector) /* CUDA's own struct of that name, at global scope */
+    return strcmp(take(clang_getCursorSpelling(clang_getTypeDeclaration(t))), r->type->name) == 0 &&
+           clang_getCursorKind(clang_getCursorSemanticParent(clang_getTypeDeclaration(t))) == CXCursor_TranslationUnit;
   const Found *f = &cat->found[r->type->index];
   return f->found && clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
                                         clang_getCanonicalCursor(f->decl));
@@ -339,6 +372,213 @@ static enum CXVisitorResult collect_field(CXCursor c, CXClientData data) {
   return CXVisit_Continue;
 }
 
+/* ---- C++ classes ------------------------------------------------------------ */
+
+/* What libclang's API does not tell about a C++ class, the compiler does:
+ * sizeof lays out a class template instance (a typedef alone leaves it
+ * incomplete), __builtin_offsetof reaches fields inherited from a base,
+ * and __is_trivially_copyable says whether bytes may be copied. Such
+ * types get a second parse with one constexpr variable per question (a
+ * "probe"), whose values are read back by evaluation. */
+static Map *probe_values; /* probe name -> long long *; empty without a second parse */
+
+static const char *probe_name(const Type *t, const char *what) {
+  return arena_printf("gpugen_probe_%d_%s", t->index, what);
+}
+
+static bool probe_value(const Type *t, const char *what, long long *value) {
+  const long long *v = probe_values ? map_get(probe_values, probe_name(t, what)) : NULL;
+  if (v)
+    *value = *v;
+  return v != NULL;
+}
+
+typedef struct {
+  CXCursor *items;
+  int n, cap;
+} CursorList;
+
+static void cursor_push(CursorList *l, CXCursor c) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    CXCursor *grown = ARENA_ARRAY(CXCursor, l->cap);
+    if (l->n)
+      memcpy(grown, l->items, sizeof(CXCursor) * (size_t)l->n);
+    l->items = grown;
+  }
+  l->items[l->n++] = c;
+}
+
+/* The members that make a record a C++ class: bases and member functions. */
+static enum CXChildVisitResult collect_cxx_member(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_CXXBaseSpecifier: case CXCursor_CXXMethod: case CXCursor_Constructor: case CXCursor_Destructor:
+  case CXCursor_ConversionFunction: case CXCursor_FunctionTemplate:
+    cursor_push(data, c);
+    break;
+  default: break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* A class template instance lists no members of its own to libclang: they
+ * are read from the template it instantiates. */
+static CursorList *cxx_members(CXCursor record) {
+  CursorList *l = ARENA_NEW(CursorList);
+  CXCursor pattern = clang_getSpecializedCursorTemplate(record);
+  clang_visitChildren(clang_Cursor_isNull(pattern) ? record : pattern, collect_cxx_member, l);
+  return l;
+}
+
+static CXType base_type(CXCursor base_specifier) {
+  return clang_getCanonicalType(clang_getCursorType(base_specifier));
+}
+static CXCursor base_decl(CXCursor base_specifier) {
+  return clang_getCursorDefinition(clang_getTypeDeclaration(base_type(base_specifier)));
+}
+
+/* The fields of the bases (base first, recursively), then the class's own:
+ * the layout order a spec lists them in. */
+static void collect_layout_fields(CXCursor record, CXType type, FieldList *out, int *inherited) {
+  CursorList *members = cxx_members(record);
+  for (int i = 0; i < members->n; i++)
+    if (clang_getCursorKind(members->items[i]) == CXCursor_CXXBaseSpecifier &&
+        !clang_isVirtualBase(members->items[i])) {
+      int ignored = 0;
+      collect_layout_fields(base_decl(members->items[i]), base_type(members->items[i]), out, &ignored);
+    }
+  *inherited = out->n;
+  clang_Type_visitFields(type, collect_field, out);
+}
+
+/* The probes for spec type t, found in the first parse as decl (NULL when
+ * it is a typedef of a class template instance not yet laid out). */
+static void add_probes(Buf *probes, const Type *t, CXCursor *decl) {
+  buf_printf(probes, "constexpr long long %s = sizeof(%s);\n", probe_name(t, "size"), t->name);
+  buf_printf(probes, "constexpr long long %s = __is_trivially_copyable(%s);\n", probe_name(t, "copyable"), t->name);
+  buf_printf(probes, "constexpr long long %s = __is_standard_layout(%s);\n", probe_name(t, "standard"), t->name);
+  buf_printf(probes, "constexpr long long %s = __is_polymorphic(%s);\n", probe_name(t, "polymorphic"), t->name);
+  if (!decl)
+    return;
+  FieldList *fields = ARENA_NEW(FieldList);
+  int inherited;
+  collect_layout_fields(*decl, clang_getCanonicalType(clang_getCursorType(*decl)), fields, &inherited);
+  for (int i = 0; i < inherited; i++) {
+    const char *name = take(clang_getCursorSpelling(fields->cursors[i]));
+    if (*name)
+      buf_printf(probes, "constexpr long long %s = __builtin_offsetof(%s, %s);\n",
+                 probe_name(t, arena_printf("offset_%s", name)), t->name, name);
+  }
+}
+
+/* The probe text for the spec types that are C++ classes or typedefs of
+ * class template instances, or NULL when there are none. */
+static const char *probe_text(const Decls *d, const Spec *spec) {
+  Buf probes = {0};
+  for (int i = 0; i < spec->ntypes; i++) {
+    const Type *t = spec->types[i];
+    if (t->synthetic || t->vector)
+      continue;
+    const Decl *td = find_decl(d, t->name, CXCursor_TypedefDecl, false);
+    const Decl *sd = find_decl(d, t->name, CXCursor_StructDecl, false);
+    CXCursor decl;
+    if (td) {
+      CXType under = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(td->cursor));
+      if (under.kind != CXType_Record)
+        continue;
+      if (clang_Type_getSizeOf(under) < 0) {
+        if (clang_Type_getNumTemplateArguments(under) > 0)
+          add_probes(&probes, t, NULL);
+        continue;
+      }
+      decl = clang_getCursorDefinition(clang_getTypeDeclaration(under));
+      if (clang_Type_getNumTemplateArguments(under) > 0) { /* an instance: its traits, whatever its members */
+        add_probes(&probes, t, &decl);
+        continue;
+      }
+    } else if (sd) {
+      decl = sd->cursor;
+    } else {
+      continue;
+    }
+    if (cxx_members(decl)->n > 0)
+      add_probes(&probes, t, &decl);
+  }
+  const char *text = probes.data ? arena_strdup(probes.data) : NULL;
+  buf_free(&probes);
+  return text;
+}
+
+static enum CXChildVisitResult read_probe(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_VarDecl)
+    return CXChildVisit_Continue;
+  const char *name = take(clang_getCursorSpelling(c));
+  if (strncmp(name, "gpugen_probe_", 13) != 0)
+    return CXChildVisit_Continue;
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
+    long long *v = ARENA_NEW(long long);
+    *v = clang_EvalResult_getAsLongLong(r);
+    map_put(data, name, v);
+  }
+  if (r)
+    clang_EvalResult_dispose(r);
+  return CXChildVisit_Continue;
+}
+
+/* Virtual functions or bases, anywhere in the class or its bases: the
+ * first one found, as a message, or NULL. */
+static const char *virtual_problem(CXCursor record, const char **place) {
+  CursorList *members = cxx_members(record);
+  for (int i = 0; i < members->n; i++) {
+    CXCursor m = members->items[i];
+    enum CXCursorKind k = clang_getCursorKind(m);
+    if (k == CXCursor_CXXBaseSpecifier && clang_isVirtualBase(m)) {
+      *place = cursor_place(m);
+      return arena_printf("has a virtual base class '%s', which it reaches through a hidden pointer",
+                          take(clang_getTypeSpelling(base_type(m))));
+    }
+    if ((k == CXCursor_CXXMethod || k == CXCursor_Destructor) && clang_CXXMethod_isVirtual(m)) {
+      *place = cursor_place(m);
+      return arena_printf("has a virtual function '%s', so it holds a hidden pointer to a table of functions",
+                          take(clang_getCursorSpelling(m)));
+    }
+    if (k == CXCursor_CXXBaseSpecifier) {
+      const char *why = virtual_problem(base_decl(m), place);
+      if (why)
+        return arena_printf("%s (in its base '%s')", why, take(clang_getTypeSpelling(base_type(m))));
+    }
+  }
+  return NULL;
+}
+
+/* A C++ class gpugen cannot move as bytes is refused with the reason. */
+static bool check_cxx_class(const Type *t, const Found *f) {
+  const char *place = NULL;
+  const char *why = virtual_problem(f->decl, &place);
+  long long polymorphic;
+  if (!why && probe_value(t, "polymorphic", &polymorphic) && polymorphic) { /* in a template's instance */
+    why = "has virtual functions, so it holds a hidden pointer to a table of functions";
+    place = cursor_place(f->decl);
+  }
+  if (why) {
+    diag_error(place, "'%s' (%s in %s) %s; that pointer means nothing on the other side (host or GPU) and cannot "
+               "be copied as bytes: gpugen supports classes without virtual functions or virtual bases", t->name,
+               t->path, cur->path, why);
+    return false;
+  }
+  long long copyable;
+  if (probe_value(t, "copyable", &copyable) && !copyable) {
+    diag_error(cursor_place(f->decl), "'%s' (%s in %s) is not trivially copyable: it, a base or a member declares "
+               "its own copy or move constructor, assignment or destructor; gpugen copies values as bytes (shuffles, "
+               "ldg, memcpy), so leave those to the compiler (or = default)", t->name, t->path, cur->path);
+    return false;
+  }
+  return true;
+}
+
 /* What makes a field impossible for gpugen, or NULL. */
 static const char *unsupported_field(CXCursor field, CXType *elem, long long *count) {
   if (clang_Cursor_isBitField(field))
@@ -359,7 +599,8 @@ static const char *unsupported_field(CXCursor field, CXType *elem, long long *co
   switch (elem->kind) {
   case CXType_Pointer: return "a pointer; gpugen types hold values only";
   case CXType_Enum: return "an enum; use the integer type it stands for";
-  case CXType_LValueReference: case CXType_RValueReference: return "a reference";
+  case CXType_LValueReference: case CXType_RValueReference:
+    return "a reference; gpugen types hold values only, so store the value (or an index)";
   case CXType_Record:
     if (clang_getCursorKind(clang_getTypeDeclaration(*elem)) == CXCursor_UnionDecl)
       return "a union; gpugen supports structs only";
@@ -370,9 +611,14 @@ static const char *unsupported_field(CXCursor field, CXType *elem, long long *co
 }
 
 /* Field by field: names, order, types, counts; then offsets, size, alignment. */
-static void check_struct(const Catalog *cat, const Type *t, const Found *f) {
+static void check_struct(const Catalog *cat, Type *t, const Found *f) {
+  if (!check_cxx_class(t, f))
+    return;
+  long long standard;
+  t->not_standard_layout = probe_value(t, "standard", &standard) && !standard;
   FieldList *fields = ARENA_NEW(FieldList);
-  clang_Type_visitFields(f->type, collect_field, fields);
+  int inherited; /* fields[0, inherited) come from base classes */
+  collect_layout_fields(f->decl, f->type, fields, &inherited);
   bool shape_ok = true;
   for (int i = 0; i < fields->n; i++) {
     CXCursor fc = fields->cursors[i];
@@ -396,8 +642,11 @@ static void check_struct(const Catalog *cat, const Type *t, const Found *f) {
     }
     const Field *sf = &t->fields[match];
     if (match != i) {
-      diag_error(cursor_place(fc), "field '%s' of '%s' is field %d here but field %d in %s (%s)", name, t->name, i + 1,
-                 match + 1, cur->path, sf->path);
+      const char *from = i < inherited ? arena_printf(" (from its base '%s'; a spec lists base fields first)",
+                                                      take(clang_getCursorSpelling(clang_getCursorSemanticParent(fc))))
+                                       : "";
+      diag_error(cursor_place(fc), "field '%s' of '%s'%s is field %d here but field %d in %s (%s)", name, t->name, from,
+                 i + 1, match + 1, cur->path, sf->path);
       shape_ok = false;
     }
     bool is_array = clang_getCanonicalType(clang_getCursorType(fc)).kind == CXType_ConstantArray;
@@ -421,8 +670,16 @@ static void check_struct(const Catalog *cat, const Type *t, const Found *f) {
     return;
   /* Same fields: any layout difference comes from packing or alignment. */
   for (int i = 0; i < fields->n; i++) {
-    long long bits = clang_Cursor_getOffsetOfField(fields->cursors[i]);
-    if (bits >= 0 && bits / 8 != t->fields[i].offset)
+    long long bits = clang_Cursor_getOffsetOfField(fields->cursors[i]), bytes;
+    if (i < inherited) /* the offset in its base is not the one in t */
+      bits = probe_value(t, arena_printf("offset_%s", t->fields[i].name), &bytes) ? 8 * bytes : -1;
+    if (bits >= 0 && bits / 8 != t->fields[i].offset && inherited > 0 && i >= inherited)
+      diag_error(cursor_place(fields->cursors[i]), "field '%s' of '%s' is at offset %lld here but at offset %d per %s "
+                 "(%s): C++ places a class's own fields after the whole base class (with its tail padding, or into "
+                 "it), where a C struct of the same fields would not; make the base's size a multiple of its "
+                 "alignment without padding, or move the fields into one class", t->fields[i].name, t->name, bits / 8,
+                 t->fields[i].offset, cur->path, t->fields[i].path);
+    else if (bits >= 0 && bits / 8 != t->fields[i].offset)
       diag_error(cursor_place(fields->cursors[i]), "field '%s' of '%s' is at offset %lld here but at offset %d per %s "
                  "(%s); is the header packed (#pragma pack, __attribute__((packed))) or over-aligned (alignas)?",
                  t->fields[i].name, t->name, bits / 8, t->fields[i].offset, cur->path, t->fields[i].path);
@@ -430,6 +687,7 @@ static void check_struct(const Catalog *cat, const Type *t, const Found *f) {
   long long size = clang_Type_getSizeOf(f->type), align = clang_Type_getAlignOf(f->type);
   if (size != t->size || align != t->align) {
     const char *hint = align > t->align ? arena_printf("; add \"align\": %lld to %s", align, t->path)
+                       : inherited > 0  ? "; C++ lays its base class out whole (see the offsets above)"
                                         : "; is the header packed (#pragma pack)?";
     diag_error(cursor_place(f->decl), "'%s' is %lld bytes with alignment %lld here but %d bytes with alignment %d per "
                "%s (%s)%s", t->name, size, align, t->size, t->align, cur->path, t->path, hint);
@@ -466,12 +724,16 @@ static Passing passing_of(const Catalog *cat, CXType param, const TypeRef *want)
   return same_type(cat, t, want) ? BY_VALUE : MISMATCH;
 }
 
-static bool signature_matches(const Catalog *cat, CXCursor fn, const TypeRef *ret, const TypeRef *a, const TypeRef *b) {
-  if (clang_Cursor_getNumArguments(fn) != 2 || clang_isFunctionTypeVariadic(clang_getCursorType(fn)))
+/* ret fn(ACC, rest[0], ..., rest[nrest - 1]) */
+static bool signature_matches(const Catalog *cat, CXCursor fn, const TypeRef *ret, const TypeRef *a,
+                              const TypeRef *rest, int nrest) {
+  if (clang_Cursor_getNumArguments(fn) != 1 + nrest || clang_isFunctionTypeVariadic(clang_getCursorType(fn)))
     return false;
-  return same_type(cat, clang_getCursorResultType(fn), ret) &&
-         passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 0)), a) != MISMATCH &&
-         passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 1)), b) != MISMATCH;
+  bool ok = same_type(cat, clang_getCursorResultType(fn), ret) &&
+            passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, 0)), a) != MISMATCH;
+  for (int i = 0; ok && i < nrest; i++)
+    ok = passing_of(cat, clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)(1 + i))), &rest[i]) != MISMATCH;
+  return ok;
 }
 
 typedef struct {
@@ -492,10 +754,12 @@ static enum CXChildVisitResult visit_attrs(CXCursor c, CXCursor parent, CXClient
 /* Finds `role` function `name` (fold or combine) and checks its signature
  * and where it may run; returns whether it can also run on the host. */
 static bool check_function(const Catalog *cat, const Decls *d, const Reduction *r, const char *role, const char *name,
-                           const TypeRef *second) {
+                           const TypeRef *rest, int nrest) {
   const char *jpath = arena_printf("%s.%s", r->path, role);
-  const char *want = arena_printf("%s %s(%s, %s)", type_cuda_spelling(&r->accumulator), name,
-                                  type_cuda_spelling(&r->accumulator), type_cuda_spelling(second));
+  const char *args = type_cuda_spelling(&r->accumulator);
+  for (int i = 0; i < nrest; i++)
+    args = arena_printf("%s, %s", args, type_cuda_spelling(&rest[i]));
+  const char *want = arena_printf("%s %s(%s)", type_cuda_spelling(&r->accumulator), name, args);
   const Decl *match = NULL, *first = NULL;
   bool is_template = false;
   const Decl *head = map_get(d->by_name, name);
@@ -506,7 +770,7 @@ static bool check_function(const Catalog *cat, const Decls *d, const Reduction *
       continue;
     if (!first)
       first = &d->items[i];
-    if (!match && signature_matches(cat, d->items[i].cursor, &r->accumulator, &r->accumulator, second))
+    if (!match && signature_matches(cat, d->items[i].cursor, &r->accumulator, &r->accumulator, rest, nrest))
       match = &d->items[i];
   }
   if (!first) {
@@ -543,9 +807,9 @@ static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
       r->host_reference = true;
       continue;
     }
-    bool host = check_function(cat, d, r, "combine", r->combine, &r->accumulator);
+    bool host = check_function(cat, d, r, "combine", r->combine, &r->accumulator, 1);
     if (r->fold)
-      host = check_function(cat, d, r, "fold", r->fold, &r->input) && host;
+      host = check_function(cat, d, r, "fold", r->fold, r->inputs, r->ninputs) && host;
     r->host_reference = host;
     if (!host && diag_count() == 0)
       diag_note(spec->path, "%s: '%s' runs on the GPU only, so no CPU reference %s_%s_host is emitted", r->path,
@@ -601,10 +865,21 @@ static void record_header_files(Spec *spec, FileList *list) {
 /* ---- entry points ---------------------------------------------------------- */
 
 
+/* <module>.h includes the headers: when they are not C, neither is it. */
+static void note_cxx_only(Spec *spec, const char *const *headers, const ClangOptions *opts) {
+  Parsed c = {0};
+  const char *why = NULL;
+  spec->cxx_only_headers = !parse_side(headers, spec->nheaders, opts, SIDE_PLAIN_C, NULL, &c, &why);
+  dispose(&c);
+  if (spec->cxx_only_headers && diag_count() == 0)
+    diag_note(spec->path, "the headers are C++ only (as C: %s), so %s.h compiles as C++ and CUDA but not as C; "
+              "its API stays extern \"C\", callable from C++", why ? why : "they do not parse", spec->module);
+}
+
 static Catalog find_all(const Decls *d, Spec *spec, bool report) {
   Catalog cat = {ARENA_ARRAY(Found, spec->ntypes)};
   for (int i = 0; i < spec->ntypes; i++) {
-    if (spec->types[i]->synthetic)
+    if (spec->types[i]->synthetic || spec->types[i]->vector)
       continue;
     const char *spelling = spec->types[i]->name;
     cat.found[i] = find_struct(d, spec->types[i], &spelling, report);
@@ -616,8 +891,9 @@ static Catalog find_all(const Decls *d, Spec *spec, bool report) {
 
 void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   cur = spec;
+  probe_values = NULL; /* none from an earlier spec (the arena that held them is gone) */
   for (int i = 0; i < spec->ntypes; i++)
-    if (!spec->types[i]->synthetic)
+    if (!spec->types[i]->synthetic && !spec->types[i]->vector)
       spec->types[i]->c_spelling = spec->types[i]->name;
   for (int i = 0; i < spec->nreductions; i++)
     spec->reductions[i].host_reference = spec->reductions[i].op != OP_NONE;
@@ -626,24 +902,35 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   const char *const *headers = spec->header_paths;
   Parsed host = {0}, gpu = {0};
   FileList files = {0};
+  probe_values = map_new();
   if (!parse_headers(headers, spec->nheaders, opts, false, &host)) {
     dispose(&host);
     return;
   }
-  clang_getInclusions(host.tu, visit_inclusion, &files);
   Decls decls = collect_decls(host.tu);
+  const char *probes = probe_text(&decls, spec);
+  if (probes) { /* C++ classes: parse again with the probes */
+    dispose(&host);
+    if (!parse_side(headers, spec->nheaders, opts, SIDE_HOST, probes, &host, NULL)) {
+      dispose(&host);
+      return;
+    }
+    clang_visitChildren(clang_getTranslationUnitCursor(host.tu), read_probe, probe_values);
+    decls = collect_decls(host.tu);
+  }
+  clang_getInclusions(host.tu, visit_inclusion, &files);
   Catalog cat = find_all(&decls, spec, true);
   for (int i = 0; i < spec->ntypes; i++)
     if (cat.found[i].found && !spec->types[i]->synthetic)
       check_struct(&cat, spec->types[i], &cat.found[i]);
   check_reductions(&cat, &decls, spec);
 
-  if (parse_headers(headers, spec->nheaders, opts, true, &gpu)) {
+  if (parse_side(headers, spec->nheaders, opts, SIDE_GPU, probes, &gpu, NULL)) {
     clang_getInclusions(gpu.tu, visit_inclusion, &files);
     Decls gdecls = collect_decls(gpu.tu);
     Catalog gcat = find_all(&gdecls, spec, false);
     for (int i = 0; i < spec->ntypes; i++)
-      if (spec->types[i]->synthetic)
+      if (spec->types[i]->synthetic || spec->types[i]->vector)
         continue;
       else if (cat.found[i].found && gcat.found[i].found)
         compare_sides(spec->types[i], &cat.found[i], &gcat.found[i]);
@@ -654,6 +941,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
   record_header_files(spec, &files);
   dispose(&gpu);
   dispose(&host);
+  note_cxx_only(spec, headers, opts);
 }
 
 /* ---- gpugen init ------------------------------------------------------------ */
@@ -671,12 +959,21 @@ static int init_find(const InitType *list, int n, CXCursor decl) {
   return -1;
 }
 
+/* CUDA's vector type that the record type t is, or NULL. */
+static const VectorInfo *vector_of(CXType t) {
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_TranslationUnit)
+    return NULL;
+  return vector_lookup(take(clang_getCursorSpelling(decl)));
+}
+
 /* Adds the struct and, first, the structs its fields use. */
 static bool init_add(const Decls *d, InitType *list, int *n, int max, const char *name, CXType type, CXCursor decl) {
   if (init_find(list, *n, decl) >= 0)
     return true;
   FieldList *fields = ARENA_NEW(FieldList);
-  clang_Type_visitFields(type, collect_field, fields);
+  int inherited;
+  collect_layout_fields(decl, type, fields, &inherited);
   bool ok = fields->n > 0;
   if (!ok)
     diag_error(cursor_place(decl), "'%s' has no fields", name);
@@ -688,6 +985,8 @@ static bool init_add(const Decls *d, InitType *list, int *n, int max, const char
     if (why) {
       diag_error(cursor_place(fields->cursors[i]), "field '%s' of '%s' is %s", take(clang_getCursorSpelling(fields->cursors[i])), name, why);
       ok = false;
+    } else if (!scalar_of(elem, &k) && elem.kind == CXType_Record && vector_of(elem)) {
+      continue; /* CUDA's: a builtin type of the spec */
     } else if (!scalar_of(elem, &k) && elem.kind == CXType_Record) {
       CXCursor nested = clang_getTypeDeclaration(elem);
       const char *nested_name = take(clang_getCursorSpelling(nested));
@@ -717,6 +1016,8 @@ static const char *field_type_name(const InitType *list, int n, CXType elem) {
   ScalarKind k;
   if (scalar_of(elem, &k))
     return scalar_info[k].spelling;
+  if (vector_of(elem))
+    return vector_of(elem)->spelling;
   int i = init_find(list, n, clang_getTypeDeclaration(elem));
   return i >= 0 ? list[i].name : "?";
 }
@@ -764,7 +1065,8 @@ bool clang_spec_skeleton(const char *header, const char *header_in_spec, const c
     buf_put(out, "  \"targets\": [\"sm_75\", \"sm_80\", \"sm_90\"],\n  \"types\": [\n");
     for (int i = 0; i < n; i++) {
       FieldList *fields = ARENA_NEW(FieldList);
-      clang_Type_visitFields(list[i].type, collect_field, fields);
+      int inherited;
+      collect_layout_fields(list[i].decl, list[i].type, fields, &inherited);
       buf_printf(out, "    {\"name\": \"%s\", \"fields\": [", list[i].name);
       for (int j = 0; j < fields->n; j++) {
         CXType elem;

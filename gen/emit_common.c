@@ -11,7 +11,9 @@ const char *module_guard(const Spec *spec) {
 }
 
 const char *type_c_spelling(const TypeRef *r) {
-  return r->is_scalar ? scalar_info[r->scalar].c_spelling : r->type->name;
+  if (r->is_scalar)
+    return scalar_info[r->scalar].c_spelling;
+  return r->type->vector ? r->type->vector->c_spelling : r->type->name;
 }
 
 const char *type_cuda_spelling(const TypeRef *r) {

@@ -140,7 +140,9 @@ void emit_device(const Spec *spec, OutputSet *out) {
     const Type *t = spec->types_ordered[i];
     buf_put(b, "\n");
     emit_plan_comment(b, t->name, t->size, t->align, t->padding_bytes, &t->shuffle, &t->load);
-    emit_shared_mem(b, spec, t->name, t->name, t->align);
+    /* __half2's array is gpugen_M_smem_half2: no "__" inside a name */
+    const char *ident = t->vector ? t->name + strspn(t->name, "_") : t->name;
+    emit_shared_mem(b, spec, t->name, ident, t->align);
     emit_words_type(b, t->name, &t->shuffle, &t->load, t->used, t->size);
   }
   emit_reduce_device(spec, b);

@@ -5,7 +5,11 @@
 
 #define TMPL "header.h.tmpl"
 
-static bool is_half(const TypeRef *r) { return r->is_scalar && (r->scalar == SC_HALF || r->scalar == SC_BF16); }
+static bool is_half_kind(ScalarKind k) { return k == SC_HALF || k == SC_BF16; }
+/* __half and __nv_bfloat16, and CUDA's vector types of them (__half2) */
+static bool is_half(const TypeRef *r) {
+  return r->is_scalar ? is_half_kind(r->scalar) : r->type->vector && is_half_kind(r->type->vector->elem);
+}
 
 static bool uses_half_types(const Spec *spec) {
   for (int i = 0; i < spec->ntypes; i++)
@@ -14,6 +18,13 @@ static bool uses_half_types(const Spec *spec) {
         return true;
   for (int i = 0; i < spec->nreductions; i++)
     if (is_half(&spec->reductions[i].input) || is_half(&spec->reductions[i].accumulator))
+      return true;
+  return false;
+}
+
+static bool uses_half_vectors(const Spec *spec) {
+  for (int i = 0; i < spec->ntypes; i++)
+    if (spec->types[i]->vector && is_half_kind(spec->types[i]->vector->elem))
       return true;
   return false;
 }
@@ -41,6 +52,11 @@ static void emit_layout_asserts(Buf *b, const Type *t) {
   buf_printf(b, "GPUGEN_STATIC_ASSERT(sizeof(%s) == %d, \"%s: size differs from the spec\");\n", n, t->size, n);
   buf_printf(b, "GPUGEN_STATIC_ASSERT(GPUGEN_ALIGNOF(%s) == %d, \"%s: alignment differs from the spec\");\n", n,
              t->align, n);
+  if (t->not_standard_layout) {
+    buf_printf(b, "/* %s has fields in a base class and in itself, where offsetof is not portable:\n"
+                  " * gpugen checked their offsets when it read the header. */\n", n);
+    return;
+  }
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
     int elem = fd->ref.is_scalar ? scalar_info[fd->ref.scalar].size : fd->ref.type->size;
@@ -59,17 +75,24 @@ void emit_header(const Spec *spec, OutputSet *out) {
   emit_nccl_include(spec, b);
   if (uses_half_types(spec))
     template_emit(b, TMPL, "half_types", kv);
+  if (uses_half_vectors(spec))
+    template_emit(b, TMPL, "half_vector_types", kv);
 
   if (spec->nheaders) {
     buf_put(b, "\n/* The types come from the spec's headers; the checks below make the\n"
                " * compiler confirm they match the spec. */\n");
     /* by the spelling in the spec, found through the include flags of
      * <module>.mk or gpugen_generate(), so the output directory can move */
+    if (spec->cxx_only_headers)
+      buf_printf(b, "#ifndef __cplusplus\n#error \"%s.h: the spec's headers are C++ only; include %s.h from C++ or CUDA "
+                 "(its API is extern C)\"\n#endif\n", spec->module, spec->module);
     for (int i = 0; i < spec->nheaders; i++)
       buf_printf(b, "#include \"%s\"\n", spec->headers[i]);
   }
   for (int i = 0; i < spec->ntypes; i++)
-    if (!spec->nheaders || spec->types_ordered[i]->synthetic)
+    if (spec->types_ordered[i]->vector)
+      continue; /* CUDA's headers define it; the checks below assert its layout */
+    else if (!spec->nheaders || spec->types_ordered[i]->synthetic)
       emit_struct(b, spec->types_ordered[i]);
   if (spec->ntypes)
     buf_put(b, "\n/* Layout checks */\n");

@@ -21,20 +21,9 @@ void emit_nccl_include(const Spec *spec, Buf *b) {
     buf_put(b, "#include <nccl.h> /* \"nccl\": true: the reductions across GPUs */\n");
 }
 
-/* The input side of M_R_nccl: its parameters, the arguments that pass them
- * on to the local reduction, and the test that refuses them. The hook for
- * reductions over several input arrays: they list one (d_inK, type) each,
- * as their flat form does. */
-static const char *input_params(const TypeRef *in) { return arena_printf("const %s *d_in", type_c_spelling(in)); }
-static const char *input_params_cuda(const TypeRef *in) {
-  return arena_printf("const %s *d_in", type_cuda_spelling(in));
-}
-static const char *input_args(void) { return "d_in"; }
-static const char *input_refused(const TypeRef *in) {
-  return arena_printf("(n > 0 && !d_in) || (uintptr_t)d_in %% alignof(%s) != 0", type_cuda_spelling(in));
-}
-
-void emit_nccl_declarations(const Spec *spec, const Reduction *r, Buf *b) {
+/* d_params: the reduction's device input parameters as its flat form takes
+ * them (one array, or one per entry of an "input" list). */
+void emit_nccl_declarations(const Spec *spec, const Reduction *r, const char *d_params, Buf *b) {
   if (!r->nccl)
     return;
   const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
@@ -42,20 +31,21 @@ void emit_nccl_declarations(const Spec *spec, const Reduction *r, Buf *b) {
                 " * _combine_nccl combines the ranks' partials element by element, in rank order. */\n", r->name);
   buf_printf(b, "size_t %s_%s_nccl_temp_bytes(size_t n, int nranks);\n", m, r->name);
   buf_printf(b, "ncclResult_t %s_%s_nccl(%s, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
-                "    ncclComm_t comm, cudaStream_t stream);\n", m, r->name, input_params(&r->input), acc);
+                "    ncclComm_t comm, cudaStream_t stream);\n", m, r->name, d_params, acc);
   buf_printf(b, "size_t %s_%s_combine_nccl_temp_bytes(size_t count, int nranks);\n", m, r->name);
   buf_printf(b, "ncclResult_t %s_%s_combine_nccl(const %s *d_partials, size_t count, %s *d_out, void *d_temp,\n"
                 "    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);\n", m, r->name, acc, acc);
 }
 
 /* The NCCL type and operator that compute r exactly, when its accumulator
- * is an integer scalar under sum, prod, min or max (NCCL's arithmetic wraps
+ * is an integer scalar under sum, prod, min or max (dot combines by sum) (NCCL's arithmetic wraps
  * as the generated operators do, and is exact in any order); NULL
  * otherwise (user types, floats, bitwise and arg operators take the
  * schedule). */
 static const char *nccl_type(const Reduction *r) {
   const TypeRef *a = &r->accumulator;
-  if (!a->is_scalar || (r->op != OP_SUM && r->op != OP_PROD && r->op != OP_MIN && r->op != OP_MAX))
+  bool exact_op = r->op == OP_SUM || r->op == OP_PROD || r->op == OP_MIN || r->op == OP_MAX || r->op == OP_DOT;
+  if (!a->is_scalar || !exact_op)
     return NULL;
   const ScalarInfo *si = &scalar_info[a->scalar];
   bool is_signed = si->num == NUM_SIGNED;
@@ -70,7 +60,7 @@ static const char *nccl_type(const Reduction *r) {
 }
 
 static const char *nccl_op(OpKind op) {
-  return op == OP_SUM ? "ncclSum" : op == OP_PROD ? "ncclProd" : op == OP_MIN ? "ncclMin" : "ncclMax";
+  return op == OP_SUM || op == OP_DOT ? "ncclSum" : op == OP_PROD ? "ncclProd" : op == OP_MIN ? "ncclMin" : "ncclMax";
 }
 
 /* Once per module, before the reductions' parts: the schedule and its
@@ -87,8 +77,9 @@ void emit_nccl_support(const Spec *spec, Buf *b) {
     }
 }
 
-/* kv: the reduction's keys (M, R, IN, ACC, OP, ...), as emit_reduce_host
- * gives them to reduce.cuh.tmpl. */
+/* kv: the reduction's keys as emit_reduce_host gives them to
+ * reduce.cuh.tmpl; the input side (D_PARAMS, D_ARGS, D_NULL, D_MISALIGNED)
+ * covers one array or an "input" list alike. */
 void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv) {
   if (!r->nccl)
     return;
@@ -103,9 +94,6 @@ void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv) {
     "COUNTED", arg ? "true" : "false",
     "NCCL_TYPE", type ? type : "",
     "NCCL_OP", type ? nccl_op(r->op) : "",
-    "IN_PARAMS", input_params_cuda(&r->input),
-    "IN_ARGS", input_args(),
-    "IN_BAD", input_refused(&r->input),
   };
   const int nextra = (int)(sizeof extra / sizeof extra[0]);
   const char **all = arena_alloc(sizeof(char *) * (size_t)(n + nextra + 1)); /* zeroed: NULL-terminated */

@@ -44,7 +44,7 @@ static const char *builtin_identity(ScalarKind k, OpKind op) {
   const ScalarInfo *si = &scalar_info[k];
   bool fp = si->num == NUM_FLOAT;
   switch (op) {
-  case OP_SUM: case OP_BIT_OR: case OP_BIT_XOR:
+  case OP_SUM: case OP_BIT_OR: case OP_BIT_XOR: case OP_DOT:
     return fp ? float_literal(k, NULL, 0.0) : integer_literal(k, 0);
   case OP_PROD:
     return fp ? float_literal(k, NULL, 1.0) : integer_literal(k, 1);
@@ -161,15 +161,86 @@ static void emit_struct_ops(Buf *b, const Spec *spec) {
 static const char *acc_cuda(const Reduction *r) { return type_cuda_spelling(&r->accumulator); }
 static const char *in_cuda(const Reduction *r) { return type_cuda_spelling(&r->input); }
 
-static void emit_op_struct(Buf *b, const Reduction *r) {
+/* "float", or "(float, double)" for an "input" list */
+static const char *inputs_cuda(const Reduction *r) {
+  if (r->ninputs == 1)
+    return in_cuda(r);
+  const char *s = "(";
+  for (int i = 0; i < r->ninputs; i++)
+    s = arena_printf("%s%s%s", s, i ? ", " : "", type_cuda_spelling(&r->inputs[i]));
+  return arena_printf("%s)", s);
+}
+
+/* Joins pattern over the inputs, with sep between: in the pattern, '#'
+ * stands for the array's number and '@' for its type. */
+static const char *each_input(const Reduction *r, const char *pattern, const char *sep, bool c_types) {
+  Buf out = {0};
+  for (int i = 0; i < r->ninputs; i++) {
+    const char *t = c_types ? type_c_spelling(&r->inputs[i]) : type_cuda_spelling(&r->inputs[i]);
+    buf_put(&out, i ? sep : "");
+    for (const char *p = pattern; *p; p++)
+      if (*p == '#')
+        buf_printf(&out, "%d", i);
+      else if (*p == '@')
+        buf_put(&out, t);
+      else
+        buf_putn(&out, p, 1);
+  }
+  const char *s = arena_strdup(out.data ? out.data : "");
+  buf_free(&out);
+  return s;
+}
+
+/* An "input" list: the op's input_type (one element of each array) and
+ * source (the arrays' pointers, advanced together), with the read
+ * primitives the template's loops call on a source. */
+static void emit_input_structs(Buf *b, const Reduction *r) {
+  buf_put(b, "  /* one element of each array */\n  struct input_type {\n");
+  buf_put(b, each_input(r, "    @ x#;\n", "", false));
+  buf_put(b, "  };\n  /* the arrays, advanced together */\n  struct source {\n");
+  buf_put(b, each_input(r, "    const @ *p#;\n", "", false));
+  buf_printf(b, "    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {%s}; }\n",
+             each_input(r, "p# + k", ", ", false));
+  buf_put(b, "  };\n");
+}
+
+static void emit_input_loads(Buf *b, const Spec *spec, const Reduction *r) {
+  const char *op = arena_printf("%s_op", r->name);
+  buf_printf(b, "/* %s's arrays in the read loops: element by element, as vector groups (each array's part of a\n"
+                " * group in its own 16-byte loads), and the one 16-byte head that suits every array. */\n", r->name);
+  buf_printf(b, "__device__ __forceinline__ %s::input_type ldg(const %s::source &in) {\n  return {%s};\n}\n", op, op,
+             each_input(r, arena_printf("%s::ldg(in.p#)", spec->module), ", ", false));
+  buf_printf(b, "template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>\n"
+                "__device__ __forceinline__ void load_group(const %s::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {\n"
+                "  if constexpr (VECTOR) {\n", op);
+  for (int i = 0; i < r->ninputs; i++) {
+    const char *t = type_cuda_spelling(&r->inputs[i]);
+    buf_printf(b, "    %s x%d[U];\n    load_group<%s, U, U * sizeof(%s) / 16, true, PREFETCH>(in.p%d, g, x%d);\n", t, i,
+               t, t, i, i);
+  }
+  buf_printf(b, "#pragma unroll\n    for (int u = 0; u < U; ++u)\n      x[u] = {%s};\n", each_input(r, "x#[u]", ", ", false));
+  buf_put(b, "  } else {\n    x[0] = ldg(in + g);\n  }\n}\n");
+  buf_printf(b, "__host__ __device__ __forceinline__ bool vector_head(const %s::source &in, size_t size, size_t n, "
+                "size_t *head) {\n  (void)size;\n", op);
+  buf_printf(b, "  const void *const p[] = {%s};\n", each_input(r, "in.p#", ", ", false));
+  buf_printf(b, "  const size_t bytes[] = {%s};\n", each_input(r, "sizeof(@)", ", ", false));
+  buf_put(b, "  return vector_head_all(p, bytes, n, head);\n}\n");
+}
+
+static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   const char *space = r->host_reference ? "__host__ __device__" : "__device__";
   const char *what = r->op != OP_NONE ? arena_printf("builtin %s", op_names[r->op])
                                       : arena_printf("%s%s%s", r->fold ? r->fold : "", r->fold ? " then " : "", r->combine);
-  buf_printf(b, "\n/* %s: %s over %s into %s, %s%s */\n", r->name, what, in_cuda(r), acc_cuda(r),
+  buf_printf(b, "\n/* %s: %s over %s into %s, %s%s */\n", r->name, what, inputs_cuda(r), acc_cuda(r),
              r->commutative ? "commutative" : "ordered (non-commutative)",
              r->host_reference ? "" : "; GPU only (no CPU reference)");
   buf_printf(b, "struct %s_op {\n", r->name);
-  buf_printf(b, "  typedef %s input_type;\n  typedef %s acc_type;\n", in_cuda(r), acc_cuda(r));
+  if (r->ninputs > 1) {
+    emit_input_structs(b, r);
+    buf_printf(b, "  typedef %s acc_type;\n", acc_cuda(r));
+  } else {
+    buf_printf(b, "  typedef %s input_type;\n  typedef %s acc_type;\n", in_cuda(r), acc_cuda(r));
+  }
   buf_printf(b, "  static constexpr bool commutative = %s;\n", r->commutative ? "true" : "false");
   buf_printf(b, "  static %s __forceinline__ acc_type identity() {\n    acc_type r;\n", space);
   if (r->identity)
@@ -194,6 +265,9 @@ static void emit_op_struct(Buf *b, const Reduction *r) {
                   "    return b_wins ? b : a;\n", better);
     break;
   }
+  case OP_DOT:
+    buf_put(b, "    return sum_of(a, b);\n");
+    break;
   default:
     buf_printf(b, "    return %s(a, b);\n", op_helper(r->op));
   }
@@ -206,13 +280,27 @@ static void emit_op_struct(Buf *b, const Reduction *r) {
     buf_printf(b, "    if (a.index < 0 ? !same(x, x) : !%s)\n      return a;\n"
                   "    acc_type r;\n    r.value = x;\n    r.index = static_cast<long long>(index);\n    return r;\n",
                r->op == OP_ARGMIN ? "less(x, a.value)" : "less(a.value, x)");
+  else if (r->op == OP_DOT)
+    buf_put(b, "    (void)index;\n    return sum_of(a, prod_of(static_cast<acc_type>(x.x0), static_cast<acc_type>(x.x1)));\n");
+  else if (r->op == OP_NONE && r->fold && r->ninputs > 1)
+    buf_printf(b, "    (void)index;\n    return %s(a, %s);\n", r->fold, each_input(r, "x.x#", ", ", false));
   else if (r->op == OP_NONE && r->fold)
     buf_printf(b, "    (void)index;\n    return %s(a, x);\n", r->fold);
   else if (r->op == OP_NONE)
     buf_put(b, "    (void)index;\n    return combine(a, x);\n");
-  else
+  else if (!r->input.is_scalar && r->input.type != r->accumulator.type) {
+    /* a CUDA vector into a wider one (uchar3 into uint3): component-wise */
+    buf_put(b, "    (void)index;\n    acc_type w;\n");
+    const Type *acc = r->accumulator.type;
+    for (int f = 0; f < acc->nfields; f++)
+      buf_printf(b, "    w.%s = static_cast<%s>(x.%s);\n", acc->fields[f].name,
+                 type_cuda_spelling(&acc->fields[f].ref), acc->fields[f].name);
+    buf_put(b, "    return combine(a, w);\n");
+  } else
     buf_put(b, "    (void)index;\n    return combine(a, static_cast<acc_type>(x));\n");
   buf_put(b, "  }\n};\n");
+  if (r->ninputs > 1)
+    emit_input_loads(b, spec, r);
 }
 
 /* The spec's tuning as compile-time constants: the same rule as
@@ -252,7 +340,7 @@ void emit_reduce_device(const Spec *spec, Buf *b) {
   emit_tuning_constants(b, spec);
   emit_struct_ops(b, spec);
   for (int i = 0; i < spec->nreductions; i++)
-    emit_op_struct(b, &spec->reductions[i]);
+    emit_op_struct(b, spec, &spec->reductions[i]);
   buf_put(b, "} // namespace detail\n");
 }
 
@@ -270,43 +358,62 @@ void emit_reduce_device_api(const Spec *spec, Buf *b) {
 
 /* Segment i is d_in[d_offsets[i], d_offsets[i + 1]); row i is
  * d_in[i * row_length, (i + 1) * row_length). */
+/* The input parameters: "const T *d_in", or "const T0 *d_in0, const T1 *d_in1, ..." for an "input" list. */
+static const char *input_params(const Reduction *r, const char *prefix, bool c_types) {
+  if (r->ninputs == 1)
+    return arena_printf("const %s *%s_in", c_types ? type_c_spelling(&r->input) : in_cuda(r), prefix);
+  return each_input(r, arena_printf("const @ *%s_in#", prefix), ", ", c_types);
+}
+
 static void emit_segmented_declarations(const Spec *spec, const Reduction *r, Buf *b) {
-  const char *m = spec->module, *in = type_c_spelling(&r->input), *acc = type_c_spelling(&r->accumulator);
+  const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
+  const char *d_in = input_params(r, "d", true), *h_in = input_params(r, "h", true);
   const char *off = scalar_info[r->offset].c_spelling;
   buf_printf(b, "size_t %s_%s_segmented_temp_bytes(size_t num_segments);\n", m, r->name);
-  buf_printf(b, "cudaError_t %s_%s_segmented(const %s *d_in, const %s *d_offsets, size_t num_segments,\n"
-                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, in, off, acc);
+  buf_printf(b, "cudaError_t %s_%s_segmented(%s, const %s *d_offsets, size_t num_segments,\n"
+                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, d_in, off, acc);
   if (r->host_reference)
-    buf_printf(b, "void %s_%s_segmented_host(const %s *h_in, const %s *h_offsets, size_t num_segments, %s *h_out);\n",
-               m, r->name, in, off, acc);
+    buf_printf(b, "void %s_%s_segmented_host(%s, const %s *h_offsets, size_t num_segments, %s *h_out);\n",
+               m, r->name, h_in, off, acc);
   buf_printf(b, "size_t %s_%s_rows_temp_bytes(size_t num_rows, size_t row_length);\n", m, r->name);
-  buf_printf(b, "cudaError_t %s_%s_rows(const %s *d_in, size_t num_rows, size_t row_length,\n"
-                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, in, acc);
+  buf_printf(b, "cudaError_t %s_%s_rows(%s, size_t num_rows, size_t row_length,\n"
+                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, d_in, acc);
   if (r->host_reference)
-    buf_printf(b, "void %s_%s_rows_host(const %s *h_in, size_t num_rows, size_t row_length, %s *h_out);\n", m,
-               r->name, in, acc);
+    buf_printf(b, "void %s_%s_rows_host(%s, size_t num_rows, size_t row_length, %s *h_out);\n", m,
+               r->name, h_in, acc);
 }
 
 void emit_reduce_declarations(const Spec *spec, Buf *b) {
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
-    const char *m = spec->module, *in = type_c_spelling(&r->input), *acc = type_c_spelling(&r->accumulator);
+    const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
     buf_printf(b, "\n/* %s: %s of %s into %s%s. */\n", r->name,
                r->op != OP_NONE ? op_names[r->op] : arena_printf("%s%s%s", r->fold ? r->fold : "", r->fold ? "/" : "", r->combine),
-               type_cuda_spelling(&r->input), type_cuda_spelling(&r->accumulator),
+               inputs_cuda(r), type_cuda_spelling(&r->accumulator),
                r->commutative ? "" : ", in input order");
     buf_printf(b, "size_t %s_%s_temp_bytes(size_t n);\n", m, r->name);
-    buf_printf(b, "cudaError_t %s_%s(const %s *d_in, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
-                  "    cudaStream_t stream);\n", m, r->name, in, acc);
+    buf_printf(b, "cudaError_t %s_%s(%s, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
+                  "    cudaStream_t stream);\n", m, r->name, input_params(r, "d", true), acc);
     if (r->host_reference)
-      buf_printf(b, "%s %s_%s_host(const %s *h_in, size_t n);\n", acc, m, r->name, in);
+      buf_printf(b, "%s %s_%s_host(%s, size_t n);\n", acc, m, r->name, input_params(r, "h", true));
     if (r->segmented)
       emit_segmented_declarations(spec, r, b);
-    emit_nccl_declarations(spec, r, b);
+    emit_nccl_declarations(spec, r, input_params(r, "d", true), b);
   }
 }
 
 /* ---- <module>.cu -------------------------------------------------------------- */
+
+/* The kernel comment's read plan for an "input" list. */
+static const char *read_plan_several(const Reduction *r) {
+  const ReadPlan p = r->read;
+  if (!p.per_group)
+    return arena_printf("%d arrays, element by element with ldg (a group of whole elements of each array in 16-byte "
+                        "words would take more than 64 bytes of one array)", r->ninputs);
+  return arena_printf("%d arrays, read as groups of %d elements of each (%d x 16-byte loads in all) after a head of at "
+                      "most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg "
+                      "when the arrays have no such common head", r->ninputs, p.per_group, p.vec);
+}
 
 void emit_reduce_host(const Spec *spec, Buf *b) {
   if (!spec->nreductions)
@@ -316,13 +423,28 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
     const ReadPlan p = r->read;
-    const char *kv[] = {"M", spec->module, "R", r->name, "IN", in_cuda(r), "ACC", acc_cuda(r),
-                        "OP", op_struct(spec, r),
-                        "SIZE", arena_printf("%d", p.size),
+    const char *op = op_struct(spec, r);
+    const bool one = r->ninputs == 1;
+    const char *kv[] = {"M", spec->module, "R", r->name, "ACC", acc_cuda(r),
+                        "OP", op,
+                        "IN_ARG", one ? arena_printf("const %s *in", in_cuda(r)) : arena_printf("%s::source in", op),
+                        "D_PARAMS", input_params(r, "d", false),
+                        "D_NULL", one ? "!d_in" : arena_printf("(%s)", each_input(r, "!d_in#", " || ", false)),
+                        "D_MISALIGNED", one ? arena_printf("(uintptr_t)d_in %% alignof(%s) != 0", in_cuda(r))
+                                            : each_input(r, "(uintptr_t)d_in# % alignof(@) != 0", " || ", false),
+                        "D_ARGS", one ? "d_in" : each_input(r, "d_in#", ", ", false),
+                        "D_SOURCE", one ? "d_in" : arena_printf("%s::source{%s}", op, each_input(r, "d_in#", ", ", false)),
+                        "H_PARAMS", input_params(r, "h", false),
+                        "H_ELEMENT", one ? "h_in[i]"
+                                         : arena_printf("%s::input_type{%s}", op, each_input(r, "h_in#[i]", ", ", false)),
+                        "H_AT_BEGIN", one ? "h_in + begin" : each_input(r, "h_in# + begin", ", ", false),
+                        "H_AT_ROW", one ? "h_in + r * row_length" : each_input(r, "h_in# + r * row_length", ", ", false),
+                        "SIZE", one ? arena_printf("%d", p.size) : arena_printf("sizeof(%s::input_type)", op),
                         "GROUP", arena_printf("%d", p.group),
                         "VEC", arena_printf("%d", p.vec),
                         "PER_GROUP", arena_printf("%d", p.per_group),
-                        "PLAN", p.per_group
+                        "PLAN", !one ? read_plan_several(r)
+                                : p.per_group
                                     ? arena_printf("%d-byte elements are read as groups of %d in %d x 16-byte loads "
                                                    "(after a head of at most 15 elements peeled to a 16-byte boundary), "
                                                    "or element by element with ldg when the input cannot be aligned",

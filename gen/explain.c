@@ -60,7 +60,7 @@ static const char *builtin_identity(const Reduction *r) {
   const TypeRef *acc = &r->accumulator;
   bool scalar = acc->is_scalar;
   switch (r->op) {
-  case OP_SUM: case OP_BIT_OR: case OP_BIT_XOR: return scalar ? "0" : "0 in every field";
+  case OP_SUM: case OP_BIT_OR: case OP_BIT_XOR: case OP_DOT: return scalar ? "0" : "0 in every field";
   case OP_PROD: return scalar ? "1" : "1 in every field";
   case OP_BIT_AND: return scalar ? "all bits set" : "all bits set in every field";
   case OP_MIN: case OP_ARGMIN:
@@ -166,7 +166,8 @@ static void text_plan(Buf *b, const char *what, const char *verb, const WordPlan
 
 static void text_type(Buf *b, const Type *t) {
   buf_printf(b, "type %s: %d bytes, align %d%s, %d padding byte%s\n", t->name, t->size, t->align,
-             t->explicit_align ? " (raised by \"align\")" : "", t->padding_bytes, t->padding_bytes == 1 ? "" : "s");
+             t->vector ? " (CUDA's vector type)" : t->explicit_align ? " (raised by \"align\")" : "", t->padding_bytes,
+             t->padding_bytes == 1 ? "" : "s");
   buf_printf(b, "  %-16s %-20s %6s %5s %5s %8s\n", "field", "type", "offset", "size", "align", "padding");
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
@@ -205,7 +206,20 @@ static void json_resources(Buf *b, int index, const Resources *res) {
 }
 
 static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int index, const Resources *res) {
-  buf_printf(b, "reduction %s: %s -> %s\n", r->name, r->input.spelling, r->accumulator.spelling);
+  const char *in = r->input.spelling;
+  if (r->ninputs > 1) {
+    in = "(";
+    for (int i = 0; i < r->ninputs; i++)
+      in = arena_printf("%s%s%s", in, i ? ", " : "", r->inputs[i].spelling);
+    in = arena_printf("%s)", in);
+  }
+  buf_printf(b, "reduction %s: %s -> %s\n", r->name, in, r->accumulator.spelling);
+  if (r->ninputs > 1) {
+    buf_printf(b, "  inputs: %d arrays of n elements each, read together: ", r->ninputs);
+    for (int i = 0; i < r->ninputs; i++)
+      buf_printf(b, "%sd_in%d (%s, %d bytes)", i ? ", " : "", i, r->inputs[i].spelling, elem_size(&r->inputs[i]));
+    buf_put(b, "\n");
+  }
   if (r->op != OP_NONE)
     buf_printf(b, "  operator: builtin %s\n  identity: %s\n", op_names[r->op], builtin_identity(r));
   else {
@@ -227,7 +241,14 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
     buf_printf(b, "  across GPUs (NCCL): %s_%s_nccl (rank 0's data, then rank 1's, ...) and %s_%s_combine_nccl "
                "(element-wise, in rank order)\n", spec->module, r->name, spec->module, r->name);
   const ReadPlan *p = &r->read;
-  if (p->per_group)
+  if (r->ninputs > 1 && p->per_group)
+    buf_printf(b, "  read plan: groups of %d elements of each array (%d bytes, %d x 16-byte loads in all), after a "
+               "head of at most 15 elements that puts every array on a 16-byte boundary; element by element with ldg "
+               "when the arrays have no such common head\n", p->per_group, p->group, p->vec);
+  else if (r->ninputs > 1)
+    buf_printf(b, "  read plan: element by element with ldg, %d bytes of each element of every array (a group of "
+               "whole elements of each array in 16-byte words would exceed 64 bytes for one of them)\n", p->size);
+  else if (p->per_group)
     buf_printf(b, "  read plan: %d-byte elements in groups of %d bytes (%d elements, %d x 16-byte loads), after a "
                "head of at most 15 elements peeled to a 16-byte boundary; element by element with ldg when no "
                "head aligns the input\n", p->size, p->group, p->per_group, p->vec);
@@ -264,8 +285,8 @@ static void json_plan(Buf *b, const WordPlan *p) {
 static void json_type(Buf *b, const Type *t) {
   buf_put(b, "    {\"name\": ");
   put_json_string(b, t->name);
-  buf_printf(b, ", \"size\": %d, \"align\": %d, \"padding_bytes\": %d,\n     \"fields\": [", t->size, t->align,
-             t->padding_bytes);
+  buf_printf(b, ", \"size\": %d, \"align\": %d, \"padding_bytes\": %d,%s\n     \"fields\": [", t->size, t->align,
+             t->padding_bytes, t->vector ? " \"cuda_vector\": true," : "");
   for (int f = 0; f < t->nfields; f++) {
     const Field *fd = &t->fields[f];
     buf_put(b, f ? ",\n                {\"name\": " : "{\"name\": ");
@@ -286,7 +307,16 @@ static void json_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
   buf_put(b, "    {\"name\": ");
   put_json_string(b, r->name);
   buf_put(b, ", \"input\": ");
-  put_json_string(b, r->input.spelling);
+  if (r->ninputs > 1) {
+    buf_put(b, "[");
+    for (int i = 0; i < r->ninputs; i++) {
+      buf_put(b, i ? ", " : "");
+      put_json_string(b, r->inputs[i].spelling);
+    }
+    buf_put(b, "]");
+  } else {
+    put_json_string(b, r->input.spelling);
+  }
   buf_put(b, ", \"accumulator\": ");
   put_json_string(b, r->accumulator.spelling);
   if (r->op != OP_NONE) {

@@ -33,6 +33,7 @@
 #define LIMIT_TYPE_DEPTH 32             /* types inside types */
 #define LIMIT_NAME 128                  /* characters of a name */
 #define LIMIT_MODULE_NAME 64            /* characters of the module name */
+#define LIMIT_INPUTS 8                  /* arrays one reduction reads (an "input" list) */
 
 /* util.c: arena memory (freed once at exit) and a growable text buffer */
 void *arena_alloc(size_t n);            /* zeroed */
@@ -87,6 +88,7 @@ _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
 
 /* scalars.c: the builtin field types */
 bool scalar_lookup(const char *spelling, ScalarKind *out);
+const VectorInfo *vector_lookup(const char *spelling); /* CUDA's vector type of that name, or NULL */
 /* ident.c: what may become a C/C++/CUDA identifier in generated code */
 const char *ident_problem(const char *name); /* NULL when fine, else why not */
 /* Why the included headers or gpugen's templates already hold name (only
@@ -178,7 +180,7 @@ void emit_reduce_host(const Spec *spec, Buf *b);
 /* emit_nccl.c: the reductions across GPUs ("nccl": true); nothing otherwise */
 bool spec_uses_nccl(const Spec *spec);
 void emit_nccl_include(const Spec *spec, Buf *b);                                   /* <module>.h */
-void emit_nccl_declarations(const Spec *spec, const Reduction *r, Buf *b);          /* <module>.h */
+void emit_nccl_declarations(const Spec *spec, const Reduction *r, const char *d_params, Buf *b); /* <module>.h */
 void emit_nccl_support(const Spec *spec, Buf *b);                                   /* <module>.cu, once */
 void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv);        /* <module>.cu */
 /* shared by the emitters (emit_common.c) */

@@ -104,12 +104,39 @@ void layout_type(Type *t) {
 
 static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
 
+static int ref_size(const TypeRef *t) { return t->is_scalar ? scalar_info[t->scalar].size : t->type->size; }
+static int ref_align(const TypeRef *t) { return t->is_scalar ? scalar_info[t->scalar].align : t->type->align; }
+
+/* One input: groups of lcm(size, 16) bytes. Several: group g holds elements
+ * [g * U, (g + 1) * U) of every array, U the lcm of each array's elements per
+ * 16-byte-multiple group, and each array's part of it must stay within 64
+ * bytes; size is sizeof the struct of one element of each (the template's
+ * R_inputs: members in order, C layout). */
 static void plan_read(Reduction *r) {
   ReadPlan *p = &r->read;
-  p->size = r->input.is_scalar ? scalar_info[r->input.scalar].size : r->input.type->size;
-  p->group = p->size / gcd(p->size, 16) * 16;
+  if (r->ninputs <= 1) {
+    p->size = ref_size(&r->input);
+    p->group = p->size / gcd(p->size, 16) * 16;
+    p->vec = p->group / 16;
+    p->per_group = p->group <= 64 ? p->group / p->size : 0;
+    return;
+  }
+  int u = 1, bytes = 0, size = 0, align = 1;
+  bool fits = true;
+  for (int i = 0; i < r->ninputs; i++) {
+    int sz = ref_size(&r->inputs[i]), al = ref_align(&r->inputs[i]);
+    int per = sz / gcd(sz, 16) * 16 / sz;
+    u = u / gcd(u, per) * per;
+    size = (size + al - 1) / al * al + sz;
+    align = al > align ? al : align;
+    bytes += sz;
+  }
+  for (int i = 0; i < r->ninputs; i++)
+    fits = fits && u * ref_size(&r->inputs[i]) <= 64;
+  p->size = (size + align - 1) / align * align;
+  p->group = u * bytes;
   p->vec = p->group / 16;
-  p->per_group = p->group <= 64 ? p->group / p->size : 0;
+  p->per_group = fits ? u : 0;
 }
 
 void layout_spec(Spec *spec) {

@@ -30,6 +30,22 @@ typedef struct {
 
 extern const ScalarInfo scalar_info[SC_COUNT];
 
+/* One of CUDA's vector types (float4, uchar3, double4_32a, __half2, ...):
+ * a struct of `count` components x, y, z, w that CUDA's headers define;
+ * gpugen lays it out, moves and reduces it like a spec type, and never
+ * defines it. */
+typedef struct {
+  const char *spelling;   /* as in CUDA code and in a spec */
+  const char *c_spelling; /* in the plain-C view of <module>.h (gpugen_half2 for __half2) */
+  ScalarKind elem;        /* the components' type */
+  int count;              /* 1..4 */
+  int align;              /* CUDA's alignment (float4: 16, uchar3: 1, long4_32a: 32) */
+  const char *deprecated; /* CUDA 13 deprecates it: what to use instead; NULL otherwise */
+} VectorInfo;
+
+extern const VectorInfo vector_info[];
+extern const int vector_count;
+
 /* A JSON value kept for check.c (identities); spec.c converts it from cJSON. */
 typedef enum { VAL_NUMBER, VAL_STRING, VAL_BOOL, VAL_NULL, VAL_ARRAY, VAL_OBJECT } ValueKind;
 typedef struct Value Value;
@@ -80,6 +96,9 @@ struct Type {
   int nfields;
   int explicit_align;  /* "align" key, 0 when absent */
   bool synthetic;      /* made by gpugen (argmin/argmax results), never from headers */
+  const VectorInfo *vector; /* one of CUDA's vector types (check.c): CUDA defines it, gpugen never does */
+  bool not_standard_layout; /* a C++ class with fields in a base and in itself (clangcheck.c): offsetof is not
+                               portable there, so only clangcheck.c checks its offsets */
   /* filled by layout.c */
   int size, align;
   unsigned char *used; /* size bytes: 1 where a byte belongs to some field */
@@ -92,7 +111,8 @@ struct Type {
 
 typedef enum {
   OP_NONE, OP_SUM, OP_PROD, OP_MIN, OP_MAX, OP_BIT_AND, OP_BIT_OR, OP_BIT_XOR,
-  OP_ARGMIN, OP_ARGMAX
+  OP_ARGMIN, OP_ARGMAX,
+  OP_DOT                /* sum of products of two inputs */
 } OpKind;
 
 extern const char *const op_names[]; /* indexed by OpKind */
@@ -111,7 +131,10 @@ typedef struct {
 typedef struct {
   const char *name;
   const char *path;     /* reductions[i] */
-  TypeRef input;
+  TypeRef input;        /* the first (or only) input: inputs[0] */
+  TypeRef *inputs;      /* one per array read */
+  int ninputs;          /* 1, or 2..LIMIT_INPUTS (gpugen.h) with an "input" list */
+  bool input_list;      /* "input" was a list */
   TypeRef accumulator;  /* same as input when not given */
   bool has_accumulator;
   OpKind op;            /* OP_NONE for user functions */
@@ -126,7 +149,7 @@ typedef struct {
   ScalarKind offset;    /* "offset_type" of M_R_segmented: SC_LLONG (default) or SC_INT */
   bool has_offset_type; /* "offset_type" given */
   bool nccl;            /* "nccl": also emit M_R_nccl and M_R_combine_nccl (emit_nccl.c) */
-  ReadPlan read;        /* filled by layout.c */
+  ReadPlan read;        /* filled by layout.c; over all inputs: size is the bytes of one element of each */
 } Reduction;
 
 typedef struct {
@@ -172,6 +195,7 @@ typedef struct {
   const char **header_files; /* every file libclang read for the headers, transitively (absolute,
                                 no repeats); filled by clangcheck.c, for depfiles and name clashes */
   int nheader_files;
+  bool cxx_only_headers;      /* the headers do not parse as C11 (clangcheck.c): <module>.h is C++ only */
 } Spec;
 
 #endif

@@ -50,5 +50,36 @@ bool scalar_lookup(const char *spelling, ScalarKind *out) {
 const char *const op_names[] = {
   [OP_NONE] = "", [OP_SUM] = "sum", [OP_PROD] = "prod", [OP_MIN] = "min", [OP_MAX] = "max",
   [OP_BIT_AND] = "bit_and", [OP_BIT_OR] = "bit_or", [OP_BIT_XOR] = "bit_xor",
-  [OP_ARGMIN] = "argmin", [OP_ARGMAX] = "argmax",
+  [OP_ARGMIN] = "argmin", [OP_ARGMAX] = "argmax", [OP_DOT] = "dot",
 };
+
+/* CUDA's vector types, as vector_types.h, cuda_fp16.h and cuda_bf16.h of
+ * CUDA 13 define them: 2 components are aligned to their size, 4 to their
+ * size up to 16 bytes, 1 and 3 like one component. CUDA 13 deprecates the
+ * 4-component types of 8-byte components for _16a and _32a variants. The
+ * generated headers assert every size, alignment and offset, so a CUDA
+ * that differs stops the build. */
+#define VEC123(name, k, es) {name "1", name "1", k, 1, es, NULL}, {name "2", name "2", k, 2, 2 * (es), NULL}, \
+  {name "3", name "3", k, 3, es, NULL}
+#define VEC_SMALL(name, k, es) VEC123(name, k, es), {name "4", name "4", k, 4, 4 * (es) > 16 ? 16 : 4 * (es), NULL}
+#define VEC_WIDE(name, k) VEC123(name, k, 8), {name "4", name "4", k, 4, 16, "use " name "4_16a or " name "4_32a"}, \
+  {name "4_16a", name "4_16a", k, 4, 16, NULL}, {name "4_32a", name "4_32a", k, 4, 32, NULL}
+
+const VectorInfo vector_info[] = {
+  VEC_SMALL("char", SC_SCHAR, 1), VEC_SMALL("uchar", SC_UCHAR, 1),
+  VEC_SMALL("short", SC_SHORT, 2), VEC_SMALL("ushort", SC_USHORT, 2),
+  VEC_SMALL("int", SC_INT, 4), VEC_SMALL("uint", SC_UINT, 4),
+  VEC_WIDE("long", SC_LONG), VEC_WIDE("ulong", SC_ULONG),
+  VEC_WIDE("longlong", SC_LLONG), VEC_WIDE("ulonglong", SC_ULLONG),
+  VEC_SMALL("float", SC_FLOAT, 4), VEC_WIDE("double", SC_DOUBLE),
+  {"__half2", "gpugen_half2", SC_HALF, 2, 4, NULL},
+  {"__nv_bfloat162", "gpugen_bfloat162", SC_BF16, 2, 4, NULL},
+};
+const int vector_count = (int)(sizeof vector_info / sizeof vector_info[0]);
+
+const VectorInfo *vector_lookup(const char *spelling) {
+  for (int i = 0; i < vector_count; i++)
+    if (strcmp(vector_info[i].spelling, spelling) == 0)
+      return &vector_info[i];
+  return NULL;
+}

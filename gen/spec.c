@@ -185,10 +185,34 @@ static Type *parse_type(const cJSON *j, const char *path) {
 }
 
 static OpKind op_lookup(const char *name) {
-  for (int k = OP_SUM; k <= OP_ARGMAX; k++)
+  for (int k = OP_SUM; k <= OP_DOT; k++)
     if (strcmp(op_names[k], name) == 0)
       return (OpKind)k;
   return OP_NONE;
+}
+
+/* "input": one type, or a list of 2..LIMIT_INPUTS types (one per array). */
+static void parse_inputs(Reduction *r, const cJSON *j, const char *path) {
+  const cJSON *in = member(j, "input");
+  const char *p = member_path(path, "input");
+  if (!in || !cJSON_IsArray(in)) {
+    r->input.spelling = get_string(j, "input", path, true);
+    return;
+  }
+  r->input_list = true;
+  int n = cJSON_GetArraySize(in);
+  if (n < 2 || n > LIMIT_INPUTS) {
+    ERR(p, "a list of %d input%s; a reduction reads 2 to %d arrays (write one type as a string)", n, n == 1 ? "" : "s",
+        LIMIT_INPUTS);
+    return;
+  }
+  r->ninputs = n;
+  r->inputs = ARENA_ARRAY(TypeRef, n);
+  int i = 0;
+  for (const cJSON *e = in->child; e; e = e->next, i++)
+    if (expect(e, cJSON_IsString(e), index_path(p, i), "a type name"))
+      r->inputs[i].spelling = arena_strdup(e->valuestring);
+  r->input = r->inputs[0];
 }
 
 static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
@@ -197,13 +221,15 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   r->path = path;
   r->commutative = true;
   r->offset = SC_LLONG;
+  r->ninputs = 1;
+  r->inputs = &r->input;
   if (!expect(j, cJSON_IsObject(j), path, "an object")) {
     r->malformed = true;
     return;
   }
   check_keys(j, path, keys, 12);
   r->name = get_string(j, "name", path, true);
-  r->input.spelling = get_string(j, "input", path, true);
+  parse_inputs(r, j, path);
   r->accumulator.spelling = get_string(j, "accumulator", path, false);
   r->has_accumulator = r->accumulator.spelling != NULL;
   const char *op = get_string(j, "op", path, false);
@@ -211,8 +237,8 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
     r->op = op_lookup(op);
     if (r->op == OP_NONE) {
       r->op_unknown = true;
-      const char *near = suggest(op, op_names + 1, OP_ARGMAX);
-      ERR(member_path(path, "op"), "unknown operator '%s'%s (one of: sum prod min max bit_and bit_or bit_xor argmin argmax)",
+      const char *near = suggest(op, op_names + 1, OP_DOT);
+      ERR(member_path(path, "op"), "unknown operator '%s'%s (one of: sum prod min max bit_and bit_or bit_xor argmin argmax dot)",
           op, near ? arena_printf(" (did you mean '%s'?)", near) : "");
     }
   }

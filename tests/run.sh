@@ -272,6 +272,17 @@ PY
   else
     fail "cli init writes a spec skeleton that passes --check" "$out"
   fi
+  # CUDA's vector types stay builtin, base class fields come first (tests/golden/cxx_types.h)
+  rm -f "$WORK/init_cxx.json"
+  if out=$("$GPUGEN" init -o "$WORK/init_cxx.json" tests/golden/cxx_types.h Tracked 2>&1) &&
+     "$GPUGEN" --check -q "$WORK/init_cxx.json" &&
+     [ "$(grep -o '"name": "[a-z]*", "type": "[a-z0-9]*"' "$WORK/init_cxx.json" | tr '\n' ' ')" = \
+       '"name": "weight", "type": "float" "name": "count", "type": "int" "name": "total", "type": "double" "name": "last", "type": "float2" ' ]; then
+    ok "cli init of a C++ class: base fields first, float2 as CUDA's type, passes --check"
+  else
+    fail "cli init of a C++ class: base fields first, float2 as CUDA's type, passes --check" "$out$(cat "$WORK/init_cxx.json" 2>/dev/null)"
+  fi
+  rm -f "$WORK/init_cxx.json"
   expect_status "init refuses to overwrite" 1 "$GPUGEN" init -o "$WORK/init.json" specs/usertypes.h SumSq
   expect_status "init of an unknown type exits 1" 1 "$GPUGEN" init -I specs/include specs/usertypes.h Nope
 
@@ -291,7 +302,7 @@ suite_compile() {
   local names_spec=$WORK/names.json
   if ! log=$(python3 tests/compile/names.py "$GPUGEN" "$names_spec" 2>&1); then fail "compile names.py" "$log"; fi
   echo "     $log"
-  for spec in specs/mytypes.json examples/maxsub/maxsub.json examples/rowstats/rowstats.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
+  for spec in specs/mytypes.json examples/maxsub/maxsub.json examples/rowstats/rowstats.json examples/cg/cg.json tests/golden/*.json tests/gpu/gputest.json tests/gpu/reduce/*.json "$names_spec"; do
     name=$(basename "$spec" .json)
     out=$WORK/compile/$name/out
     work=$WORK/compile/$name/work

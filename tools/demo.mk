@@ -8,7 +8,7 @@ CUDA_HOME := $(abspath $(dir $(shell command -v $(NVCC)))..)
 NVCCFLAGS := -std=c++17 -O2 -Werror all-warnings
 NVFLAGS   := $(NVCCFLAGS) $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
 
-.PHONY: run maxsub rowstats syncbn
+.PHONY: run maxsub rowstats cg syncbn
 run: $(OUT)/demo_tuning $(OUT)/demo_particles
 	$(OUT)/demo_tuning
 	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_particles; \
@@ -37,6 +37,14 @@ $(OUT)/demo_rowstats: examples/rowstats/main.c $($(MODULE)_OBJECTS)
 	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/main.o $<
 	g++ -o $@ $(OUT)/main.o $($(MODULE)_OBJECTS) -L$(CUDA_HOME)/lib64 -lcudart
 
+# examples/cg: conjugate-gradient steps whose dot products and squared
+# distance (reductions over two arrays) run on the GPU, from plain C
+cg: $(OUT)/demo_cg
+	@if nvidia-smi -L >/dev/null 2>&1; then $(OUT)/demo_cg; \
+	 else echo "demo_cg built; skipped running it: no GPU"; fi
+$(OUT)/demo_cg: examples/cg/main.c $($(MODULE)_OBJECTS)
+	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_HOME)/include $($(MODULE)_INCLUDES) -c -o $(OUT)/main.o $<
+	g++ -o $@ $(OUT)/main.o $($(MODULE)_OBJECTS) -L$(CUDA_HOME)/lib64 -lcudart -lm
 # examples/syncbn: per-channel Welford across GPUs through NCCL, one process
 # per GPU (NVLink multicast stays off)
 syncbn: $(OUT)/demo_syncbn

@@ -11,10 +11,16 @@ NVFLAGS   := -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror $(
 .DELETE_ON_ERROR:
 all: $(WORK)/c11.o $(WORK)/cxx.o $(WORK)/host.o $(WORK)/exercise.o $(WORK)/exercise.ptx
 
-# The C header on its own, as plain C11 and as C++ (no nvcc).
+# The C header on its own, as plain C11 and as C++ (no nvcc). A module
+# whose headers are C++ only must say so to a C compiler, and nothing else.
 $(WORK)/c11.o: $($(MODULE)_HEADERS)
 	printf '#include "%s.h"\nint gpugen_c11_check;\n' $(MODULE) > $(WORK)/c11.c
-	gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_INC) $($(MODULE)_INCLUDES) -c -o $@ $(WORK)/c11.c
+	if grep -q "the spec's headers are C++ only" $(OUT)/$(MODULE).h; then \
+	  ! gcc -std=c11 -I$(CUDA_INC) $($(MODULE)_INCLUDES) -c -o $@ $(WORK)/c11.c 2> $(WORK)/c11.err && \
+	  grep -q "error: #error \"$(MODULE).h: the spec's headers are C++ only" $(WORK)/c11.err && touch $@; \
+	else \
+	  gcc -std=c11 -pedantic -Wall -Wextra -Werror -I$(CUDA_INC) $($(MODULE)_INCLUDES) -c -o $@ $(WORK)/c11.c; \
+	fi
 $(WORK)/cxx.o: $($(MODULE)_HEADERS)
 	printf '#include "%s.h"\nint gpugen_cxx_check;\n' $(MODULE) > $(WORK)/cxx.cpp
 	g++ -std=c++17 -Wall -Wextra -Werror -I$(CUDA_INC) $($(MODULE)_INCLUDES) -c -o $@ $(WORK)/cxx.cpp

@@ -7,12 +7,13 @@ cd "$(dirname "$0")/../.."
 dir=$1
 rm -rf "$dir" && mkdir -p "$dir"
 ./gpugen -o "$dir/gputest" tests/gpu/gputest.json
-for m in r_signed r_unsigned r_floats r_structs r_user r_seg r_seg_user; do
+for m in r_signed r_unsigned r_floats r_structs r_user r_vectors r_seg r_seg_user r_multi; do
   (cd tests/gpu/reduce && ../../../gpugen -o "$OLDPWD/$dir/reduce/$m" "$m.json")
 done
 ./gpugen -o "$dir/demo" specs/mytypes.json
 ./gpugen -o "$dir/maxsub" examples/maxsub/maxsub.json
 ./gpugen -o "$dir/rowstats" examples/rowstats/rowstats.json
+./gpugen -o "$dir/cg" examples/cg/cg.json
 (cd bench && ../gpugen -o "$OLDPWD/$dir/bench" bench.json)
 (cd tests/gpu/nccl && ../../../gpugen -o "$OLDPWD/$dir/nccl" nccl_test.json)
 ./gpugen -o "$dir/syncbn" examples/syncbn/syncbn.json

@@ -22,6 +22,8 @@ check memcheck-device compute-sanitizer --tool memcheck --error-exitcode 99 "$bu
 [ "${SANITIZE:-1}" = 0 ] ||
   check memcheck-segmented compute-sanitizer --tool memcheck --error-exitcode 99 "$build/reduce/test_segmented" --small
 [ "${SANITIZE:-1}" = 0 ] ||
+  check memcheck-multi compute-sanitizer --tool memcheck --error-exitcode 99 "$build/reduce/test_multi" --small
+[ "${SANITIZE:-1}" = 0 ] ||
   check racecheck-segmented compute-sanitizer --tool racecheck --error-exitcode 99 "$build/reduce/test_segmented" --small
 # SANITIZE=0 leaves out the compute-sanitizer runs of the reductions (the longest part)
 [ "${SANITIZE:-1}" = 0 ] || check sanitize env BUILD="$build/sanitize" tests/gpu/sanitize.sh "$dir/reduce"
@@ -31,6 +33,7 @@ check sass sh tests/gpu/sass_words.sh "$dir/gputest/exercise.cu" sm_90
 check demo make -s -f tools/demo.mk OUT="$dir/demo" MODULE=mytypes mytypes_SPEC_DIR="$PWD/specs/"
 check demo-maxsub make -s -f tools/demo.mk OUT="$dir/maxsub" MODULE=maxsub maxsub_SPEC_DIR="$PWD/examples/maxsub/" maxsub
 check demo-rowstats make -s -f tools/demo.mk OUT="$dir/rowstats" MODULE=rowstats rowstats_SPEC_DIR="$PWD/examples/rowstats/" rowstats
+check demo-cg make -s -f tools/demo.mk OUT="$dir/cg" MODULE=cg cg_SPEC_DIR="$PWD/examples/cg/" cg
 # across GPUs: every way ranks start, on however many GPUs are here (1 included)
 check nccl-build make -s -C tests/gpu/nccl GEN="$dir/nccl" BUILD="$build/nccl" "$build/nccl/test_nccl"
 check nccl env BUILD="$build/nccl" sh tests/gpu/nccl/run.sh

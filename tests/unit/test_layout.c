@@ -164,9 +164,36 @@ static void test_reduction_read_plans(void **state) {
   assert_int_equal(r[3].read.per_group, 16);
 }
 
+/* Several arrays: a group is U elements of each, U the lcm of each array's
+ * elements per group, while each array's part fits 64 bytes; size is the
+ * struct of one element of each (C layout). */
+static void test_multi_input_read_plans(void **state) {
+  (void)state;
+  TypeRef ff[] = {{.is_scalar = true, .scalar = SC_FLOAT}, {.is_scalar = true, .scalar = SC_FLOAT}};
+  TypeRef bf[] = {{.is_scalar = true, .scalar = SC_INT8}, {.is_scalar = true, .scalar = SC_FLOAT}};
+  TypeRef bd[] = {{.is_scalar = true, .scalar = SC_INT8}, {.is_scalar = true, .scalar = SC_DOUBLE}};
+  Reduction r[3] = {
+    {.input = ff[0], .inputs = ff, .ninputs = 2},
+    {.input = bf[0], .inputs = bf, .ninputs = 2},
+    {.input = bd[0], .inputs = bd, .ninputs = 2},
+  };
+  Spec spec = {.path = "unit", .reductions = r, .nreductions = 3};
+  layout_spec(&spec);
+  assert_int_equal(r[0].read.per_group, 4);
+  assert_int_equal(r[0].read.group, 32);
+  assert_int_equal(r[0].read.vec, 2);
+  assert_int_equal(r[0].read.size, 8);
+  assert_int_equal(r[1].read.per_group, 16); /* 16 int8 in one load, 16 floats in four */
+  assert_int_equal(r[1].read.vec, 5);
+  assert_int_equal(r[1].read.size, 8);
+  assert_int_equal(r[2].read.per_group, 0); /* 16 doubles would take 128 bytes */
+  assert_int_equal(r[2].read.size, 16);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_reduction_read_plans),
+    cmocka_unit_test(test_multi_input_read_plans),
     cmocka_unit_test(test_scalar_struct_layouts),
     cmocka_unit_test(test_nested_and_aligned),
     cmocka_unit_test(test_shuffle_plan_skips_padding),

@@ -919,6 +919,304 @@ extern "C" ncclResult_t xgpu_last_span_combine_nccl(const Window *d_partials, si
   return ncclSuccess;
 }
 
+/* ---- idot ----
+ * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
+ * Order: commutative: each lane keeps K accumulators (independent chains).
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+xgpu_idot_kernel(xgpu::detail::idot_op::source in, size_t n, size_t head, bool vector, long long *out, long long *partials,
+                 unsigned long long *flags, unsigned long long tag) {
+  xgpu::detail::reduce_device<xgpu::detail::idot_op, xgpu::detail::tuned_block, 4, 2,
+                              xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
+                              xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, sizeof(xgpu::detail::idot_op::input_type))>(
+      in, n, head, vector, out, partials, flags, tag);
+}
+
+extern "C" size_t xgpu_idot_temp_bytes(size_t n) {
+  (void)n;
+  return temp_bytes_for(sizeof(long long), alignof(long long));
+}
+
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
+  static unsigned long long cache[64];
+  if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_idot_temp_bytes(n) ||
+      (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
+    return cudaErrorInvalidValue;
+  LaunchConfig c;
+  cudaError_t err = launch_config((const void *)xgpu_idot_kernel, cache, &c);
+  if (err != cudaSuccess)
+    return err;
+  const size_t per_group = 4;
+  size_t head = 0;
+  bool vector = per_group > 0 && xgpu::detail::vector_head(xgpu::detail::idot_op::source{d_in0, d_in1}, sizeof(xgpu::detail::idot_op::input_type), n, &head);
+  size_t groups = (n - head) / (vector ? per_group : 1);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
+                                                      : xgpu::detail::element_groups_per_lane(c.items, sizeof(xgpu::detail::idot_op::input_type)));
+  size_t needed = xgpu::detail::ceil_div(groups, per_block);
+  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(xgpu::detail::idot_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+                                             : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
+  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  xgpu_idot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::idot_op::source{d_in0, d_in1}, n, head, vector, d_out,
+                                                  (long long *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t xgpu_idot(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return xgpu_idot_enqueue(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, false);
+}
+
+/* The CPU reference: the sequential left-to-right fold. */
+extern "C" long long xgpu_idot_host(const int *h_in0, const int *h_in1, size_t n) {
+  long long acc = xgpu::detail::idot_op::identity();
+  for (size_t i = 0; i < n; ++i)
+    acc = xgpu::detail::idot_op::fold(acc, xgpu::detail::idot_op::input_type{h_in0[i], h_in1[i]}, i);
+  return acc;
+}
+
+/* ---- idot_nccl: the local reduction, then ncclAllReduce of the one value
+ * (ncclSum on ncclInt64: integer arithmetic that wraps like the
+ * generated operator's, exact in any order, so every rank gets the same
+ * bits in one collective) ---- */
+extern "C" size_t xgpu_idot_nccl_temp_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return xgpu_idot_temp_bytes(n);
+}
+
+extern "C" ncclResult_t xgpu_idot_nccl(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                       ncclComm_t comm, cudaStream_t stream) {
+  int nranks = 0, rank = 0;
+  if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 ||
+      (uintptr_t)d_out % alignof(long long) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      temp_bytes < xgpu_idot_nccl_temp_bytes(n, nranks))
+    return ncclInvalidArgument;
+  if (xgpu_idot_enqueue(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return ncclAllReduce(d_out, d_out, 1, ncclInt64, ncclSum, comm, stream);
+}
+
+/* ---- idot_combine_nccl: ncclAllReduce (ncclSum on ncclInt64, exact
+ * in any order) ---- */
+extern "C" size_t xgpu_idot_combine_nccl_temp_bytes(size_t count, int nranks) {
+  (void)count;
+  (void)nranks;
+  return 0;
+}
+
+extern "C" ncclResult_t xgpu_idot_combine_nccl(const long long *d_partials, size_t count, long long *d_out, void *d_temp,
+                                               size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
+  int nranks = 0, rank = 0;
+  (void)d_temp;
+  (void)temp_bytes;
+  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
+      (uintptr_t)d_partials % alignof(long long) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  return ncclAllReduce(d_partials, d_out, count, ncclInt64, ncclSum, comm, stream);
+}
+
+/* ---- fdot ----
+ * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
+ * Order: commutative: each lane keeps K accumulators (independent chains).
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+xgpu_fdot_kernel(xgpu::detail::fdot_op::source in, size_t n, size_t head, bool vector, double *out, double *partials,
+                 unsigned long long *flags, unsigned long long tag) {
+  xgpu::detail::reduce_device<xgpu::detail::fdot_op, xgpu::detail::tuned_block, 4, 2,
+                              xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
+                              xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, sizeof(xgpu::detail::fdot_op::input_type))>(
+      in, n, head, vector, out, partials, flags, tag);
+}
+
+extern "C" size_t xgpu_fdot_temp_bytes(size_t n) {
+  (void)n;
+  return temp_bytes_for(sizeof(double), alignof(double));
+}
+
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream, bool keep_error) {
+  static unsigned long long cache[64];
+  if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_fdot_temp_bytes(n) ||
+      (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(double) != 0)
+    return cudaErrorInvalidValue;
+  LaunchConfig c;
+  cudaError_t err = launch_config((const void *)xgpu_fdot_kernel, cache, &c);
+  if (err != cudaSuccess)
+    return err;
+  const size_t per_group = 4;
+  size_t head = 0;
+  bool vector = per_group > 0 && xgpu::detail::vector_head(xgpu::detail::fdot_op::source{d_in0, d_in1}, sizeof(xgpu::detail::fdot_op::input_type), n, &head);
+  size_t groups = (n - head) / (vector ? per_group : 1);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
+                                                      : xgpu::detail::element_groups_per_lane(c.items, sizeof(xgpu::detail::fdot_op::input_type)));
+  size_t needed = xgpu::detail::ceil_div(groups, per_block);
+  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(xgpu::detail::fdot_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+                                             : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
+  size_t align = alignof(double) > 16 ? alignof(double) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  xgpu_fdot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::fdot_op::source{d_in0, d_in1}, n, head, vector, d_out,
+                                                  (double *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t xgpu_fdot(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return xgpu_fdot_enqueue(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, false);
+}
+
+/* The CPU reference: the sequential left-to-right fold. */
+extern "C" double xgpu_fdot_host(const float *h_in0, const float *h_in1, size_t n) {
+  double acc = xgpu::detail::fdot_op::identity();
+  for (size_t i = 0; i < n; ++i)
+    acc = xgpu::detail::fdot_op::fold(acc, xgpu::detail::fdot_op::input_type{h_in0[i], h_in1[i]}, i);
+  return acc;
+}
+
+/* ---- fdot_nccl: the local reduction, an all-gather of each rank's result
+ * (and n), then the same fold in rank order on every rank ---- */
+namespace {
+
+/* One rank's contribution to xgpu_fdot_nccl: its local result and its n
+ * (argmin/argmax shift indices by the counts of the ranks before). */
+struct xgpu_fdot_nccl_record {
+  double acc;
+  unsigned long long n;
+};
+
+/* The local result's index in the concatenation, given the count before. */
+__device__ __forceinline__ double xgpu_fdot_nccl_shift(double a, unsigned long long before) {
+  (void)before;
+  return a;
+}
+
+__global__ void xgpu_fdot_nccl_count(xgpu_fdot_nccl_record *mine, unsigned long long n) { mine->n = n; }
+
+/* Every rank folds the same gathered records in rank order with the same
+ * code: the same bits everywhere. */
+__global__ void xgpu_fdot_nccl_fold(const xgpu_fdot_nccl_record *records, int nranks, double *out) {
+  double acc = xgpu_fdot_nccl_shift(records[0].acc, 0);
+  unsigned long long before = records[0].n;
+  for (int q = 1; q < nranks; ++q) {
+    acc = xgpu::detail::fdot_op::combine(acc, xgpu_fdot_nccl_shift(records[q].acc, before));
+    before += records[q].n;
+  }
+  *out = acc;
+}
+
+/* [alignment slack][nranks records][the local reduction's temp] */
+size_t xgpu_fdot_nccl_records_bytes(int nranks) {
+  return alignof(xgpu_fdot_nccl_record) + 16 + (size_t)nranks * sizeof(xgpu_fdot_nccl_record);
+}
+
+} // namespace
+
+extern "C" size_t xgpu_fdot_nccl_temp_bytes(size_t n, int nranks) {
+  return xgpu_fdot_nccl_records_bytes(nranks < 1 ? 1 : nranks) + xgpu_fdot_temp_bytes(n);
+}
+
+extern "C" ncclResult_t xgpu_fdot_nccl(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
+                                       ncclComm_t comm, cudaStream_t stream) {
+  int nranks = 0, rank = 0;
+  if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 ||
+      (uintptr_t)d_out % alignof(double) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      temp_bytes < xgpu_fdot_nccl_temp_bytes(n, nranks))
+    return ncclInvalidArgument;
+  xgpu_fdot_nccl_record *records = (xgpu_fdot_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_fdot_nccl_record));
+  char *local_temp = (char *)d_temp + xgpu_fdot_nccl_records_bytes(nranks);
+  size_t local_bytes = temp_bytes - xgpu_fdot_nccl_records_bytes(nranks);
+  if constexpr (false) {
+    xgpu_fdot_nccl_count<<<1, 1, 0, stream>>>(records + rank, (unsigned long long)n);
+    if (cudaPeekAtLastError() != cudaSuccess)
+      return ncclUnhandledCudaError;
+  }
+  if (xgpu_fdot_enqueue(d_in0, d_in1, n, &records[rank].acc, local_temp, local_bytes, stream, true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  /* in place: rank r's record already sits at records + r */
+  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(xgpu_fdot_nccl_record), ncclUint8, comm, stream);
+  if (res != ncclSuccess)
+    return res;
+  xgpu_fdot_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
+  return nccl_cuda_result(cudaPeekAtLastError());
+}
+
+
+/* ---- fdot_combine_nccl: the schedule above, with fdot's combine ---- */
+namespace {
+
+/* Step 1 of the schedule: chunk `rank` of every rank's partials, folded in
+ * rank order (gpugen_nccl_source on the device). */
+__global__ void xgpu_fdot_nccl_combine(const double *own, const double *slots, size_t slot_elems, int rank,
+                                      int nranks, size_t length, double *out) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < length; i += (size_t)gridDim.x * blockDim.x) {
+    double acc = rank == 0 ? own[i] : slots[i];
+    for (int q = 1; q < nranks; ++q)
+      acc = xgpu::detail::fdot_op::combine(acc, q == rank ? own[i] : slots[(size_t)q * slot_elems + i]);
+    out[i] = acc;
+  }
+}
+
+cudaError_t xgpu_fdot_nccl_launch_combine(const gpugen_nccl_plan *p, size_t offset, size_t length,
+                                           cudaStream_t stream) {
+  const size_t threads = 256, blocks = xgpu::detail::ceil_div(length, threads);
+  xgpu_fdot_nccl_combine<<<(unsigned int)(blocks < 8192 ? blocks : 8192), (unsigned int)threads, 0, stream>>>(
+      (const double *)gpugen_nccl_source(p, p->rank), (const double *)p->slots,
+      gpugen_nccl_slot_elems(p->count, p->nranks),
+      p->rank, p->nranks, length, (double *)p->out + offset);
+  return cudaPeekAtLastError();
+}
+
+} // namespace
+
+extern "C" size_t xgpu_fdot_combine_nccl_temp_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return alignof(double) + (nranks > 1 ? (size_t)nranks * gpugen_nccl_slot_elems(count, nranks) * sizeof(double) : 0);
+}
+
+extern "C" ncclResult_t xgpu_fdot_combine_nccl(const double *d_partials, size_t count, double *d_out, void *d_temp,
+                                               size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
+  int nranks = 0, rank = 0;
+  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
+      temp_bytes < xgpu_fdot_combine_nccl_temp_bytes(count, nranks) ||
+      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(double)))) ||
+      (uintptr_t)d_partials % alignof(double) != 0 || (uintptr_t)d_out % alignof(double) != 0 ||
+      count > (size_t)-1 / sizeof(double) / (size_t)nranks)
+    return ncclInvalidArgument;
+  gpugen_nccl_plan plan = {rank, nranks, count, sizeof(double), d_partials, d_out,
+                           nccl_align_up(d_temp, alignof(double))};
+  NcclTransport ctx = {comm, stream, xgpu_fdot_nccl_launch_combine};
+  const gpugen_nccl_transport transport = {&ctx, nccl_group_begin, nccl_group_end, nccl_send, nccl_recv,
+                                           nccl_combine, nccl_copy};
+  for (int step = 0; step < GPUGEN_NCCL_STEPS; ++step) {
+    int err = gpugen_nccl_combine_step(&plan, step, &transport);
+    if (err)
+      return (ncclResult_t)err;
+  }
+  return ncclSuccess;
+}
+
 /* ---- local ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).

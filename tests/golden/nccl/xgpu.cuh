@@ -743,6 +743,39 @@ __host__ __device__ __forceinline__ bool vector_head(const void *in, size_t size
   return false;
 }
 
+/* Several arrays read together (an "input" list): the first of the next 15
+ * elements where every array sits on a 16-byte boundary; false when there is
+ * none (arrays misaligned differently are read element by element). */
+template <int N>
+__host__ __device__ __forceinline__ bool vector_head_all(const void *const (&in)[N], const size_t (&size)[N], size_t n,
+                                                         size_t *head) {
+  for (size_t h = 0; h < 16; ++h) {
+    bool all = true;
+    for (int i = 0; i < N; ++i)
+      all = all && ((uintptr_t)in[i] + h * size[i]) % 16 == 0;
+    if (all) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <class> struct always_void { typedef void type; };
+
+/* How the kernels reach a reduction's input: a pointer to its elements, or,
+ * for an "input" list, the op struct's source (one pointer per array,
+ * advanced together; ldg, load_group and vector_head have overloads for it
+ * beside the op). Several arrays share no 16-byte head by construction. */
+template <class Op, class = void> struct input_of {
+  typedef const typename Op::input_type *source;
+  static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+};
+template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
+  typedef typename Op::source source;
+  static constexpr bool always_alignable = false;
+};
+
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   T r;
@@ -844,7 +877,7 @@ __device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR 
  * aligned) is not pipelined, since its code is compiled into every kernel.
  * The warp's total ends in lane 0. */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typename Op::input_type *in, size_t begin,
+__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename input_of<Op>::source in, size_t begin,
                                                                      size_t end, size_t first_index) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
@@ -934,7 +967,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typena
  * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
  * code is compiled into every kernel. The warp's total ends in lane 0. */
 template <class Op, int U, int VEC, bool VECTOR, int K_IN>
-__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename Op::input_type *in, size_t begin,
+__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
                                                                    size_t end, size_t first_index) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
@@ -1016,7 +1049,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename
  * tiles, ordered ones between warps (each warp's range stays contiguous,
  * and warps follow each other in order). */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_share(const typename Op::input_type *in, size_t groups,
+__device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
                                                                      size_t first_index, typename Op::acc_type *scratch,
                                                                      size_t part, size_t parts) {
   typedef typename Op::acc_type A;
@@ -1102,7 +1135,7 @@ __device__ __forceinline__ typename Op::acc_type merge_partials(const typename O
  * never exceeds what the device holds at once (SMs x occupancy) and only
  * block 0 waits. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
-__device__ __forceinline__ void reduce_device(const typename Op::input_type *in, size_t n, size_t head, bool vector,
+__device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
                                               typename Op::acc_type *out, typename Op::acc_type *partials,
                                               unsigned long long *flags, unsigned long long tag) {
   typedef typename Op::acc_type A;
@@ -1110,7 +1143,7 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
   const size_t per_group = vector && U > 0 ? U : 1;
   const size_t groups = (n - head) / per_group;
   A v;
-  if constexpr (U > 0 && always_alignable<typename Op::input_type>()) {
+  if constexpr (U > 0 && input_of<Op>::always_alignable) {
     v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else if constexpr (U > 0) {
     if (vector)
@@ -1278,6 +1311,114 @@ struct last_span_op {
   }
 };
 
+/* idot: builtin dot over (int, int) into long long, commutative */
+struct idot_op {
+  /* one element of each array */
+  struct input_type {
+    int x0;
+    int x1;
+  };
+  /* the arrays, advanced together */
+  struct source {
+    const int *p0;
+    const int *p1;
+    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, p1 + k}; }
+  };
+  typedef long long acc_type;
+  static constexpr bool commutative = true;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r = static_cast<long long>(0LL);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return sum_of(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return sum_of(a, prod_of(static_cast<acc_type>(x.x0), static_cast<acc_type>(x.x1)));
+  }
+};
+/* idot's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ idot_op::input_type ldg(const idot_op::source &in) {
+  return {xgpu::ldg(in.p0), xgpu::ldg(in.p1)};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const idot_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    int x0[U];
+    load_group<int, U, U * sizeof(int) / 16, true, PREFETCH>(in.p0, g, x0);
+    int x1[U];
+    load_group<int, U, U * sizeof(int) / 16, true, PREFETCH>(in.p1, g, x1);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], x1[u]};
+  } else {
+    x[0] = ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const idot_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0, in.p1};
+  const size_t bytes[] = {sizeof(int), sizeof(int)};
+  return vector_head_all(p, bytes, n, head);
+}
+
+/* fdot: builtin dot over (float, float) into double, commutative */
+struct fdot_op {
+  /* one element of each array */
+  struct input_type {
+    float x0;
+    float x1;
+  };
+  /* the arrays, advanced together */
+  struct source {
+    const float *p0;
+    const float *p1;
+    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, p1 + k}; }
+  };
+  typedef double acc_type;
+  static constexpr bool commutative = true;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r = static_cast<double>(0x0p+0);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return sum_of(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return sum_of(a, prod_of(static_cast<acc_type>(x.x0), static_cast<acc_type>(x.x1)));
+  }
+};
+/* fdot's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ fdot_op::input_type ldg(const fdot_op::source &in) {
+  return {xgpu::ldg(in.p0), xgpu::ldg(in.p1)};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const fdot_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    float x0[U];
+    load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
+    float x1[U];
+    load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p1, g, x1);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], x1[u]};
+  } else {
+    x[0] = ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const fdot_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0, in.p1};
+  const size_t bytes[] = {sizeof(float), sizeof(float)};
+  return vector_head_all(p, bytes, n, head);
+}
+
 /* local: builtin max over int into int, commutative */
 struct local_op {
   typedef int input_type;
@@ -1376,6 +1517,48 @@ __device__ __forceinline__ Window xgpu_last_span_warp(Window v) {
 __device__ __forceinline__ Window xgpu_last_span_block(Window v) {
   __shared__ Window scratch[33];
   v = xgpu::detail::block_reduce<xgpu::detail::last_span_op>(v, scratch, (int)blockDim.x);
+  if (threadIdx.x == 0)
+    scratch[32] = v;
+  __syncthreads();
+  v = scratch[32];
+  __syncthreads();
+  return v;
+}
+
+/* idot: for the user's own kernels (docs/emitted.md). */
+__device__ __forceinline__ long long xgpu_idot_identity() { return xgpu::detail::idot_op::identity(); }
+/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
+__device__ __forceinline__ long long xgpu_idot_warp(long long v) {
+  v = xgpu::detail::warp_reduce<xgpu::detail::idot_op>(v);
+  return xgpu::shfl_sync(0xffffffffu, v, 0);
+}
+/* Reduces v over the block in thread order; blockDim.x must be a multiple of
+ * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
+ * bytes of static shared memory. */
+__device__ __forceinline__ long long xgpu_idot_block(long long v) {
+  __shared__ long long scratch[33];
+  v = xgpu::detail::block_reduce<xgpu::detail::idot_op>(v, scratch, (int)blockDim.x);
+  if (threadIdx.x == 0)
+    scratch[32] = v;
+  __syncthreads();
+  v = scratch[32];
+  __syncthreads();
+  return v;
+}
+
+/* fdot: for the user's own kernels (docs/emitted.md). */
+__device__ __forceinline__ double xgpu_fdot_identity() { return xgpu::detail::fdot_op::identity(); }
+/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
+__device__ __forceinline__ double xgpu_fdot_warp(double v) {
+  v = xgpu::detail::warp_reduce<xgpu::detail::fdot_op>(v);
+  return xgpu::shfl_sync(0xffffffffu, v, 0);
+}
+/* Reduces v over the block in thread order; blockDim.x must be a multiple of
+ * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
+ * bytes of static shared memory. */
+__device__ __forceinline__ double xgpu_fdot_block(double v) {
+  __shared__ double scratch[33];
+  v = xgpu::detail::block_reduce<xgpu::detail::fdot_op>(v, scratch, (int)blockDim.x);
   if (threadIdx.x == 0)
     scratch[32] = v;
   __syncthreads();

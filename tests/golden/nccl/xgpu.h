@@ -133,6 +133,34 @@ size_t xgpu_last_span_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_last_span_combine_nccl(const Window *d_partials, size_t count, Window *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
 
+/* idot: dot of (int, int) into long long. */
+size_t xgpu_idot_temp_bytes(size_t n);
+cudaError_t xgpu_idot(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+long long xgpu_idot_host(const int *h_in0, const int *h_in1, size_t n);
+/* idot across the GPUs of comm (docs/emitted.md): _nccl reduces rank 0's data, then rank 1's, ...;
+ * _combine_nccl combines the ranks' partials element by element, in rank order. */
+size_t xgpu_idot_nccl_temp_bytes(size_t n, int nranks);
+ncclResult_t xgpu_idot_nccl(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+    ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_idot_combine_nccl_temp_bytes(size_t count, int nranks);
+ncclResult_t xgpu_idot_combine_nccl(const long long *d_partials, size_t count, long long *d_out, void *d_temp,
+    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+
+/* fdot: dot of (float, float) into double. */
+size_t xgpu_fdot_temp_bytes(size_t n);
+cudaError_t xgpu_fdot(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+double xgpu_fdot_host(const float *h_in0, const float *h_in1, size_t n);
+/* fdot across the GPUs of comm (docs/emitted.md): _nccl reduces rank 0's data, then rank 1's, ...;
+ * _combine_nccl combines the ranks' partials element by element, in rank order. */
+size_t xgpu_fdot_nccl_temp_bytes(size_t n, int nranks);
+ncclResult_t xgpu_fdot_nccl(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
+    ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_fdot_combine_nccl_temp_bytes(size_t count, int nranks);
+ncclResult_t xgpu_fdot_combine_nccl(const double *d_partials, size_t count, double *d_out, void *d_temp,
+    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+
 /* local: max of int into int. */
 size_t xgpu_local_temp_bytes(size_t n);
 cudaError_t xgpu_local(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,

@@ -595,6 +595,39 @@ __host__ __device__ __forceinline__ bool vector_head(const void *in, size_t size
   return false;
 }
 
+/* Several arrays read together (an "input" list): the first of the next 15
+ * elements where every array sits on a 16-byte boundary; false when there is
+ * none (arrays misaligned differently are read element by element). */
+template <int N>
+__host__ __device__ __forceinline__ bool vector_head_all(const void *const (&in)[N], const size_t (&size)[N], size_t n,
+                                                         size_t *head) {
+  for (size_t h = 0; h < 16; ++h) {
+    bool all = true;
+    for (int i = 0; i < N; ++i)
+      all = all && ((uintptr_t)in[i] + h * size[i]) % 16 == 0;
+    if (all) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <class> struct always_void { typedef void type; };
+
+/* How the kernels reach a reduction's input: a pointer to its elements, or,
+ * for an "input" list, the op struct's source (one pointer per array,
+ * advanced together; ldg, load_group and vector_head have overloads for it
+ * beside the op). Several arrays share no 16-byte head by construction. */
+template <class Op, class = void> struct input_of {
+  typedef const typename Op::input_type *source;
+  static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+};
+template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
+  typedef typename Op::source source;
+  static constexpr bool always_alignable = false;
+};
+
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   T r;
@@ -696,7 +729,7 @@ __device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR 
  * aligned) is not pipelined, since its code is compiled into every kernel.
  * The warp's total ends in lane 0. */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typename Op::input_type *in, size_t begin,
+__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename input_of<Op>::source in, size_t begin,
                                                                      size_t end, size_t first_index) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
@@ -786,7 +819,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typena
  * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
  * code is compiled into every kernel. The warp's total ends in lane 0. */
 template <class Op, int U, int VEC, bool VECTOR, int K_IN>
-__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename Op::input_type *in, size_t begin,
+__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
                                                                    size_t end, size_t first_index) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
@@ -868,7 +901,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename
  * tiles, ordered ones between warps (each warp's range stays contiguous,
  * and warps follow each other in order). */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_share(const typename Op::input_type *in, size_t groups,
+__device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
                                                                      size_t first_index, typename Op::acc_type *scratch,
                                                                      size_t part, size_t parts) {
   typedef typename Op::acc_type A;
@@ -954,7 +987,7 @@ __device__ __forceinline__ typename Op::acc_type merge_partials(const typename O
  * never exceeds what the device holds at once (SMs x occupancy) and only
  * block 0 waits. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
-__device__ __forceinline__ void reduce_device(const typename Op::input_type *in, size_t n, size_t head, bool vector,
+__device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
                                               typename Op::acc_type *out, typename Op::acc_type *partials,
                                               unsigned long long *flags, unsigned long long tag) {
   typedef typename Op::acc_type A;
@@ -962,7 +995,7 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
   const size_t per_group = vector && U > 0 ? U : 1;
   const size_t groups = (n - head) / per_group;
   A v;
-  if constexpr (U > 0 && always_alignable<typename Op::input_type>()) {
+  if constexpr (U > 0 && input_of<Op>::always_alignable) {
     v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else if constexpr (U > 0) {
     if (vector)

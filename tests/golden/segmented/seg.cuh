@@ -707,6 +707,39 @@ __host__ __device__ __forceinline__ bool vector_head(const void *in, size_t size
   return false;
 }
 
+/* Several arrays read together (an "input" list): the first of the next 15
+ * elements where every array sits on a 16-byte boundary; false when there is
+ * none (arrays misaligned differently are read element by element). */
+template <int N>
+__host__ __device__ __forceinline__ bool vector_head_all(const void *const (&in)[N], const size_t (&size)[N], size_t n,
+                                                         size_t *head) {
+  for (size_t h = 0; h < 16; ++h) {
+    bool all = true;
+    for (int i = 0; i < N; ++i)
+      all = all && ((uintptr_t)in[i] + h * size[i]) % 16 == 0;
+    if (all) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <class> struct always_void { typedef void type; };
+
+/* How the kernels reach a reduction's input: a pointer to its elements, or,
+ * for an "input" list, the op struct's source (one pointer per array,
+ * advanced together; ldg, load_group and vector_head have overloads for it
+ * beside the op). Several arrays share no 16-byte head by construction. */
+template <class Op, class = void> struct input_of {
+  typedef const typename Op::input_type *source;
+  static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+};
+template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
+  typedef typename Op::source source;
+  static constexpr bool always_alignable = false;
+};
+
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   T r;
@@ -808,7 +841,7 @@ __device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR 
  * aligned) is not pipelined, since its code is compiled into every kernel.
  * The warp's total ends in lane 0. */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typename Op::input_type *in, size_t begin,
+__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename input_of<Op>::source in, size_t begin,
                                                                      size_t end, size_t first_index) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
@@ -898,7 +931,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(const typena
  * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
  * code is compiled into every kernel. The warp's total ends in lane 0. */
 template <class Op, int U, int VEC, bool VECTOR, int K_IN>
-__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename Op::input_type *in, size_t begin,
+__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
                                                                    size_t end, size_t first_index) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
@@ -980,7 +1013,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(const typename
  * tiles, ordered ones between warps (each warp's range stays contiguous,
  * and warps follow each other in order). */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_share(const typename Op::input_type *in, size_t groups,
+__device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
                                                                      size_t first_index, typename Op::acc_type *scratch,
                                                                      size_t part, size_t parts) {
   typedef typename Op::acc_type A;
@@ -1066,7 +1099,7 @@ __device__ __forceinline__ typename Op::acc_type merge_partials(const typename O
  * never exceeds what the device holds at once (SMs x occupancy) and only
  * block 0 waits. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
-__device__ __forceinline__ void reduce_device(const typename Op::input_type *in, size_t n, size_t head, bool vector,
+__device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
                                               typename Op::acc_type *out, typename Op::acc_type *partials,
                                               unsigned long long *flags, unsigned long long tag) {
   typedef typename Op::acc_type A;
@@ -1074,7 +1107,7 @@ __device__ __forceinline__ void reduce_device(const typename Op::input_type *in,
   const size_t per_group = vector && U > 0 ? U : 1;
   const size_t groups = (n - head) / per_group;
   A v;
-  if constexpr (U > 0 && always_alignable<typename Op::input_type>()) {
+  if constexpr (U > 0 && input_of<Op>::always_alignable) {
     v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else if constexpr (U > 0) {
     if (vector)
@@ -1222,7 +1255,7 @@ template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int bl
  * consecutive ones for ordered ones. Every load is issued before the first
  * fold. Returns the number of lanes that saw elements in *valid. */
 template <class Op, int G, int PER>
-__device__ __forceinline__ typename Op::acc_type fold_lane_bounded(const typename Op::input_type *in, size_t len,
+__device__ __forceinline__ typename Op::acc_type fold_lane_bounded(typename input_of<Op>::source in, size_t len,
                                                                     int *valid) {
   typedef typename Op::input_type T;
   const size_t lane = threadIdx.x & (G - 1);
@@ -1247,7 +1280,7 @@ __device__ __forceinline__ typename Op::acc_type fold_lane_bounded(const typenam
  * is in [lo, hi] (hi <= G * PER), their loads all in flight together.
  * Returns whether some segment is longer than hi (in every thread). */
 template <class Op, int BLOCK, int G, int PER, int B, class Offsets>
-__device__ __forceinline__ bool reduce_segments_bounded(const typename Op::input_type *in, const Offsets &offsets,
+__device__ __forceinline__ bool reduce_segments_bounded(typename input_of<Op>::source in, const Offsets &offsets,
                                                         typename Op::acc_type *out, size_t s_begin, size_t s_end,
                                                         size_t lo, size_t hi) {
   typedef typename Op::acc_type A;
@@ -1296,7 +1329,7 @@ __device__ __forceinline__ bool reduce_segments_bounded(const typename Op::input
  * run of consecutive elements per lane. Lanes and chains that saw nothing
  * are left out; the result is in lane 0. */
 template <class Op, int U, int VEC>
-__device__ __forceinline__ typename Op::acc_type reduce_piece_warp(const typename Op::input_type *in, size_t len) {
+__device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename input_of<Op>::source in, size_t len) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
   constexpr int LOADS = segment_loads(sizeof(T)), CHAINS = LOADS < 4 ? LOADS : 4;
@@ -1308,7 +1341,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(const typenam
       constexpr int G_LOADS = clamp_int(128 / (16 * VEC) < 16 / U ? 128 / (16 * VEC) : 16 / U, 1, 8);
       constexpr int G_CHAINS = G_LOADS < 4 ? G_LOADS : 4;
       const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
-      const T *p = in + head;
+      const typename input_of<Op>::source p = in + head;
       A acc[G_CHAINS];
 #pragma unroll
       for (int c = 0; c < G_CHAINS; ++c)
@@ -1392,12 +1425,12 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(const typenam
  * whole groups (reduce_block_share as one part), and a tail; warp 0 folds
  * the head and the tail, one element a lane. The result is in thread 0. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
-__device__ __forceinline__ typename Op::acc_type reduce_piece_block(const typename Op::input_type *in, size_t begin,
+__device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename input_of<Op>::source in, size_t begin,
                                                                      size_t end, size_t first_index,
                                                                      typename Op::acc_type *scratch) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
-  const T *p = in + begin;
+  const typename input_of<Op>::source p = in + begin;
   const size_t len = end - begin;
   size_t head = 0;
   bool vector = false;
@@ -1407,7 +1440,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(const typena
   const size_t groups = (len - head) / per_group, tail_begin = head + groups * per_group;
   __syncthreads(); /* scratch is free again */
   A body;
-  if constexpr (U > 0 && always_alignable<T>()) {
+  if constexpr (U > 0 && input_of<Op>::always_alignable) {
     body = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, 0, 1);
   } else if constexpr (U > 0) {
     if (vector)
@@ -1450,7 +1483,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(const typena
  * no set of waiting blocks can hold every slot while the blocks they wait
  * for are not resident (two grids at once on two streams included). */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Offsets>
-__device__ __forceinline__ void reduce_segments(const typename Op::input_type *in, const Offsets offsets,
+__device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in, const Offsets offsets,
                                                 typename Op::acc_type *out, typename Op::acc_type *partials,
                                                 unsigned long long *flags, unsigned long long tag) {
   typedef typename Op::acc_type A;

@@ -1,4 +1,5 @@
 /* The reductions across GPUs (nccl_test.json), on real GPUs through NCCL.
+ * (fdot and idot read two arrays: the multi-input forms across GPUs.)
  * usage: test_nccl --threads [--big]         one process, ncclCommInitAll over
  *                                            every visible GPU, a thread each
  *        test_nccl --rank R --nranks N --id FILE [--big]
@@ -339,6 +340,54 @@ template <class IN, class ACC> static void all_cases(Rank &R, const Reduction<IN
   bad_arguments(R, red);
 }
 
+/* A reduction over two arrays (multi-input) across GPUs: the dot product of
+ * the concatenations, for different n per rank and an empty rank; the same
+ * bits on every rank; integer exact, double within the flat bound. */
+template <class IN, class ACC>
+static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int),
+                     ncclResult_t (*nccl)(const IN *, const IN *, size_t, ACC *, void *, size_t, ncclComm_t, cudaStream_t),
+                     ACC (*host)(const IN *, const IN *, size_t)) {
+  const int p = R.nranks;
+  for (int pattern = 0; pattern < 3; pattern++) {
+    std::vector<size_t> ns(p);
+    for (int q = 0; q < p; q++)
+      ns[q] = pattern == 0 ? 5000 : pattern == 1 ? (size_t)(mix((unsigned long long)q + 9) % 200000) : (q == 0 ? 0 : 3001);
+    size_t total = 0, mine = 0;
+    for (int q = 0; q < p; q++) { if (q == R.rank) mine = total; total += ns[q]; }
+    std::vector<IN> a(total + 1), b(total + 1);
+    gen(a.data(), total, 40 + pattern);
+    gen(b.data(), total, 50 + pattern);
+    const size_t n = ns[R.rank], tb = temp_bytes(n, p);
+    IN *d_a, *d_b;
+    ACC *d_out;
+    void *d_temp;
+    CUDA_OK(cudaMalloc(&d_a, sizeof(IN) * (n + 1)));
+    CUDA_OK(cudaMalloc(&d_b, sizeof(IN) * (n + 1)));
+    CUDA_OK(cudaMalloc(&d_out, sizeof(ACC)));
+    CUDA_OK(cudaMalloc(&d_temp, tb));
+    upload(R, d_a, a.data() + mine, sizeof(IN) * n);
+    upload(R, d_b, b.data() + mine, sizeof(IN) * n);
+    spoil(R, d_temp, tb, pattern);
+    std::string what = std::string(name) + " (two arrays) pattern " + std::to_string(pattern);
+    ncclResult_t res = nccl(d_a, d_b, n, d_out, d_temp, tb, R.comm, R.stream);
+    R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
+    ACC got;
+    download(R, &got, d_out, sizeof got);
+    const ACC want = host(a.data(), b.data(), total);
+    double scale = 0;
+    for (size_t i = 0; i < total; i++) scale += std::fabs((double)a[i] * (double)b[i]);
+    R.check(got == want || std::fabs((double)got - (double)want) <= 2.0 * (double)(total + p) * 1.2e-7 * scale,
+            what + ": differs from the host dot of the concatenations");
+    R.check(same_everywhere(R, d_out, 1), what + ": ranks disagree");
+    R.check(nccl(nullptr, d_b, n + 1, d_out, d_temp, tb, R.comm, R.stream) == ncclInvalidArgument,
+            what + ": NULL first array accepted");
+    CUDA_OK(cudaFree(d_a));
+    CUDA_OK(cudaFree(d_b));
+    CUDA_OK(cudaFree(d_out));
+    CUDA_OK(cudaFree(d_temp));
+  }
+}
+
 /* n over 2^31 on rank 0: an int sum with a closed form, and an argmin
  * whose winner sits past 2^31 on rank 0 and ties with one on rank 1. */
 __global__ void fill_pattern(int *x, size_t n) {
@@ -407,6 +456,8 @@ static void run_rank(Rank &R) {
   all_cases(R, welford, true);
   all_cases(R, maxsub, true);
   all_cases(R, polyhash, true);
+  dot_case<float, double>(R, "fdot", nt_fdot_nccl_temp_bytes, nt_fdot_nccl, nt_fdot_host);
+  dot_case<int, long long>(R, "idot", nt_idot_nccl_temp_bytes, nt_idot_nccl, nt_idot_host);
   combine_case(R, polyhash, 16u << 20, false, 99); /* 16M ordered states (256 MiB) */
   combine_case(R, polyhash, 16u << 20, true, 98);
   combine_case(R, welford, 16u << 20, false, 97);

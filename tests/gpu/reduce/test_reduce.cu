@@ -23,6 +23,7 @@
 #include "r_structs.cuh"
 #include "r_unsigned.cuh"
 #include "r_user.cuh"
+#include "r_vectors.cuh"
 #include "inputs.h"
 
 #define FILL_BEGIN(type)                                                    \
@@ -220,8 +221,9 @@ static void run_huge() {
 }
 
 static int case_stride = 1, case_index;
+static const char *only_module; // --only M: the cases of module M, nothing else
 #define CASE(module, red, in_t, acc_t, cls, cmp)                                                              \
-  if (case_index++ % case_stride == 0) {                                                                     \
+  if ((!only_module || std::strcmp(only_module, #module) == 0) && case_index++ % case_stride == 0) {         \
     Case<in_t, acc_t> c = {#module "_" #red, module##_##red, module##_##red##_host, module##_##red##_temp_bytes, \
                            [](const acc_t &a, const acc_t &b) { return module::bits_equal(a, b); }, cls, cmp}; \
     long before = failed;                                                                                    \
@@ -243,8 +245,10 @@ int main(int argc, char **argv) {
       small = true;
     } else if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc && std::atoi(argv[i + 1]) > 0) {
       case_stride = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only_module = argv[++i];
     } else {
-      std::printf("usage: test_reduce [--small] [--stride K]\n");
+      std::printf("usage: test_reduce [--small] [--stride K] [--only MODULE]\n");
       return 2;
     }
   }
@@ -254,6 +258,10 @@ int main(int argc, char **argv) {
     repeats = 2;
   }
 #include "cases.inc"
+  if (only_module) {
+    std::printf("reduce: %ld passed, %ld failed\n", passed, failed);
+    return failed ? 1 : 0;
+  }
   run_warp_block();
   if (!small)
     run_huge();

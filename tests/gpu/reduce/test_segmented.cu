@@ -13,6 +13,7 @@
 #include <vector>
 #include "r_seg.cuh"
 #include "r_seg_user.cuh"
+#include "r_vectors.cuh"
 #include "inputs.h"
 
 #define FILL_BEGIN(type)                                                    \
@@ -304,8 +305,9 @@ static void run_huge() {
   CUDA_CHECK(cudaFree(temp));
 }
 
+static const char *only_module; // --only M: the cases of module M, nothing else
 #define SEG_CASE(module, red, in_t, acc_t, off_t, cls, cmp)                                                          \
-  {                                                                                                                \
+  if (!only_module || std::strcmp(only_module, #module) == 0) {                                                    \
     SegCase<in_t, acc_t, off_t> c = {#module "_" #red " (" #cls ", " #off_t " offsets)",                           \
                                      module##_##red##_segmented, module##_##red##_segmented_host,                  \
                                      module##_##red##_segmented_temp_bytes, module##_##red##_rows,                 \
@@ -325,13 +327,15 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (std::strcmp(argv[i], "--small") == 0) {
       small_run = true;
+    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only_module = argv[++i];
     } else {
-      std::printf("usage: test_segmented [--small]\n");
+      std::printf("usage: test_segmented [--small] [--only MODULE]\n");
       return 2;
     }
   }
 #include "seg_cases.inc"
-  if (!small_run)
+  if (!small_run && !only_module)
     run_huge();
   std::printf("segmented: %ld passed, %ld failed\n", passed, failed);
   return failed ? 1 : 0;
