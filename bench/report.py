@@ -3,12 +3,15 @@
 - OUTDIR/table.md, also printed: one table per case with every peer side by
   side, one row per size, the best peer and gpugen's ratio against it; the
   ratios below 1.0; the targets of issue 5, judged against the faster CUB;
+  the segmented section when its CSVs are there;
 - OUTDIR/<case>.png: throughput against n for every peer, the read ceiling
   as a line.
 Inputs: bench.csv (bench.cu built with the toolkit's CUB), bench_cccl.csv
 (the same built with the newest CCCL; optional), more runs of either as
 bench.2.csv, bench_cccl.2.csv, ... (make bench BENCH_RUNS=k), and peers.csv
-(peers.py; optional). Each bench figure is the median over the runs; both
+(peers.py; optional); for the segmented section, segmented.csv,
+segmented_cccl.csv and peers_segmented.csv (make -C bench segmented;
+optional). Each bench figure is the median over the runs; both
 programs time the same gpugen code, so gpugen's median is over all of them.
 Where a size comes twice in one run (2^28 and 1 GiB of a 4-byte type are the
 same n), the first counts."""
@@ -224,6 +227,50 @@ if "maxsub" in cases:
 lines += ["| target | met | measured |", "|---|---|---|"]
 for name, met, what in checks:
     lines.append("| %s | %s | %s |" % (name, "yes" if met else "**no**", what))
+
+
+def segmented_lines():
+    """The segmented section (make -C bench segmented), when its CSVs are in
+    OUTDIR: one row per case, shape and total, gpugen's faster form against
+    every peer that ran on it (CUB's offsets API with each CUB, CUB 3.5's
+    fixed-size API, the torch peers of peers_segmented.py on the same number
+    of segments and elements), the best right peer and gpugen's ratio."""
+    rows = {}  # (case, shape, n, segments) -> {peer: {"us", "check"}}
+    for name in ("segmented.csv", "segmented_cccl.csv"):
+        for r in read(name):
+            key = (r["case"], r["shape"], int(r["n"]), int(r["segments"]))
+            row = rows.setdefault(key, {})
+            gpugen = [f(r[c]) for c in ("segmented_us", "rows_us") if f(r[c])]
+            row.setdefault("gpugen", {"us": min(gpugen), "check": "same"})
+            for peer, col in (("CUB %s offsets" % r["cub_version"], "cub_offsets_us"),
+                              ("CUB %s fixed-size" % r["cub_version"], "cub_fixed_us")):
+                if f(r[col]):
+                    row.setdefault(peer, {"us": f(r[col]), "check": r["check"]})
+    if not rows:
+        return []
+    for p in read("peers_segmented.csv"):
+        segments, length = int(p["rows"]), int(p["row_length"])
+        for key, row in rows.items():
+            if key[0] == p["case"] and key[3] == segments and key[2] == segments * length:
+                row.setdefault(p["peer"], {"us": f(p["us"]), "check": p["check"]})
+    peers = []
+    for row in rows.values():
+        peers += [p for p in row if p != "gpugen" and p not in peers]
+    out_lines = ["", "## Segmented (make -C bench segmented)", "",
+                 "gpugen is the faster of `_segmented` and `_rows` where both ran. \"× best peer\": the best right "
+                 "peer's time over gpugen's.", "",
+                 "| case | shape | n | gpugen µs | " + " | ".join("%s µs" % p for p in peers) + " | best peer | × best peer |",
+                 "|---|---|---:|---:|" + "---:|" * len(peers) + "---|---:|"]
+    for key, row in rows.items():
+        best = best_peer(row)
+        g = row["gpugen"]["us"]
+        out_lines.append("| %s | %s | %d | %.1f | %s | %s | %s |" % (
+            key[0], key[1], key[2], g, " | ".join(cell(row.get(p)) for p in peers), best[0] if best else "–",
+            "%.2f×" % (best[1] / g) if best else "–"))
+    return out_lines
+
+
+lines += segmented_lines()
 open(os.path.join(out, "table.md"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 
