@@ -90,7 +90,7 @@ $(BUILD)/tests/nccl_schedule.inc: templates/nccl.cu.tmpl
 	@mkdir -p $(dir $@)
 	sed -n '/^@@ schedule$$/,/^@@ /{/^@@ /!p;}' $< > $@
 $(BUILD)/tests/test_nccl_schedule: $(BUILD)/tests/nccl_schedule.inc
-$(BUILD)/tests/test_nccl_schedule: CFLAGS += -I$(BUILD)/tests
+$(BUILD)/tests/test_nccl_schedule: UNIT_CFLAGS = -I$(BUILD)/tests
 
 test: all $(UNIT_BINS)
 	@tests/run.sh all
