@@ -606,6 +606,30 @@ static void check_dot(Reduction *r, bool in_ok, bool acc_ok) {
   }
 }
 
+/* "params" and "indexed" add arguments to a user fold: fold(acc, inputs...,
+ * index, params). Builtin operators have no fold to receive them. */
+static void check_fold_extras(Spec *s, Reduction *r) {
+  if (r->has_params)
+    resolve(s, &r->params, arena_printf("%s.params", r->path));
+  const char *extra = r->has_params && r->indexed ? "\"params\" and \"indexed\""
+                      : r->has_params             ? "\"params\""
+                      : r->indexed                ? "\"indexed\""
+                                                  : NULL;
+  if (!extra || r->op_unknown)
+    return;
+  const char *key = r->has_params ? "params" : "indexed";
+  if (r->op != OP_NONE)
+    ERR(arena_printf("%s.%s", r->path, key), "%s add%s arguments to a user fold, and builtin '%s' has no fold; write "
+        "\"fold\"/\"combine\" functions with an \"identity\"", extra, r->has_params && r->indexed ? "" : "s",
+        op_names[r->op]);
+  else if (!r->fold && r->combine)
+    ERR(arena_printf("%s.fold", r->path), "missing: with %s, a fold(acc, x%s%s) is needed", extra,
+        r->indexed ? ", long long index" : "", r->has_params ? ", params" : "");
+  if (r->indexed && r->nccl)
+    ERR(arena_printf("%s.indexed", r->path), "an indexed fold cannot be reduced across GPUs: a rank folds its own data "
+        "before the exchange tells it where that data starts in the concatenation; drop \"nccl\" or \"indexed\"");
+}
+
 static void check_reduction(Spec *s, Reduction *r) {
   if (r->has_offset_type && !r->segmented)
     ERR(arena_printf("%s.offset_type", r->path), "only segmented reductions take offsets; add \"segmented\": true");
@@ -625,6 +649,7 @@ static void check_reduction(Spec *s, Reduction *r) {
     acc_ok = resolve(s, &r->accumulator, arena_printf("%s.accumulator", r->path));
   else
     r->accumulator = r->input;
+  check_fold_extras(s, r);
   if (r->op == OP_DOT || (r->input_list && r->op != OP_NONE)) {
     check_dot(r, in_ok, acc_ok);
     return;

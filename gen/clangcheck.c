@@ -808,8 +808,18 @@ static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
       continue;
     }
     bool host = check_function(cat, d, r, "combine", r->combine, &r->accumulator, 1);
-    if (r->fold)
-      host = check_function(cat, d, r, "fold", r->fold, r->inputs, r->ninputs) && host;
+    if (r->fold) {
+      /* fold(acc, inputs..., [long long index], [params]) */
+      TypeRef *args = ARENA_ARRAY(TypeRef, r->ninputs + 2);
+      int nargs = 0;
+      for (int k = 0; k < r->ninputs; k++)
+        args[nargs++] = r->inputs[k];
+      if (r->indexed)
+        args[nargs++] = (TypeRef){.spelling = "long long", .is_scalar = true, .scalar = SC_LLONG};
+      if (r->has_params)
+        args[nargs++] = r->params;
+      host = check_function(cat, d, r, "fold", r->fold, args, nargs) && host;
+    }
     r->host_reference = host;
     if (!host && diag_count() == 0)
       diag_note(spec->path, "%s: '%s' runs on the GPU only, so no CPU reference %s_%s_host is emitted", r->path,

@@ -22,16 +22,17 @@ void emit_nccl_include(const Spec *spec, Buf *b) {
 }
 
 /* d_params: the reduction's device input parameters as its flat form takes
- * them (one array, or one per entry of an "input" list). */
-void emit_nccl_declarations(const Spec *spec, const Reduction *r, const char *d_params, Buf *b) {
+ * them (one array, or one per entry of an "input" list); params: its
+ * ", const P *params" after n, or "". */
+void emit_nccl_declarations(const Spec *spec, const Reduction *r, const char *d_params, const char *params, Buf *b) {
   if (!r->nccl)
     return;
   const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
   buf_printf(b, "/* %s across the GPUs of comm (docs/emitted.md): _nccl reduces rank 0's data, then rank 1's, ...;\n"
                 " * _combine_nccl combines the ranks' partials element by element, in rank order. */\n", r->name);
   buf_printf(b, "size_t %s_%s_nccl_temp_bytes(size_t n, int nranks);\n", m, r->name);
-  buf_printf(b, "ncclResult_t %s_%s_nccl(%s, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
-                "    ncclComm_t comm, cudaStream_t stream);\n", m, r->name, d_params, acc);
+  buf_printf(b, "ncclResult_t %s_%s_nccl(%s, size_t n%s, %s *d_out, void *d_temp, size_t temp_bytes,\n"
+                "    ncclComm_t comm, cudaStream_t stream);\n", m, r->name, d_params, params, acc);
   buf_printf(b, "size_t %s_%s_combine_nccl_temp_bytes(size_t count, int nranks);\n", m, r->name);
   buf_printf(b, "ncclResult_t %s_%s_combine_nccl(const %s *d_partials, size_t count, %s *d_out, void *d_temp,\n"
                 "    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);\n", m, r->name, acc, acc);

@@ -191,25 +191,40 @@ static const char *each_input(const Reduction *r, const char *pattern, const cha
   return s;
 }
 
-/* An "input" list: the op's input_type (one element of each array) and
- * source (the arrays' pointers, advanced together), with the read
- * primitives the template's loops call on a source. */
+/* Whether the template's loops reach the input through the op's source
+ * struct (an "input" list, or run-time "params" that travel with the
+ * pointers) rather than through a plain pointer. */
+static bool uses_source(const Reduction *r) { return r->ninputs > 1 || r->has_params; }
+
+/* The op's input_type (one element of each array, and the call's params)
+ * and source (the arrays' pointers, advanced together, and the params),
+ * with the read primitives the template's loops call on a source. The
+ * params ride along with every element so that fold receives them without
+ * a new argument through the machinery; they are kernel arguments, and
+ * every copy is the same value, which the compiler keeps once. */
 static void emit_input_structs(Buf *b, const Reduction *r) {
-  buf_put(b, "  /* one element of each array */\n  struct input_type {\n");
+  const char *params = r->has_params ? arena_printf("    %s params;\n", type_cuda_spelling(&r->params)) : "";
+  buf_printf(b, "  /* one element of each array%s */\n  struct input_type {\n", r->has_params ? ", and the params" : "");
   buf_put(b, each_input(r, "    @ x#;\n", "", false));
-  buf_put(b, "  };\n  /* the arrays, advanced together */\n  struct source {\n");
+  buf_printf(b, "%s  };\n  /* the arrays, advanced together%s */\n  struct source {\n", params,
+             r->has_params ? ", and the params" : "");
   buf_put(b, each_input(r, "    const @ *p#;\n", "", false));
-  buf_printf(b, "    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {%s}; }\n",
-             each_input(r, "p# + k", ", ", false));
+  buf_put(b, params);
+  buf_printf(b, "    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {%s%s}; }\n",
+             each_input(r, "p# + k", ", ", false), r->has_params ? ", params" : "");
   buf_put(b, "  };\n");
+  /* what the strategies size their work by: the arrays' bytes per element */
+  buf_printf(b, "  static constexpr size_t element_bytes = %s;\n",
+             r->has_params ? each_input(r, "sizeof(@)", " + ", false) : "sizeof(input_type)");
 }
 
 static void emit_input_loads(Buf *b, const Spec *spec, const Reduction *r) {
   const char *op = arena_printf("%s_op", r->name);
   buf_printf(b, "/* %s's arrays in the read loops: element by element, as vector groups (each array's part of a\n"
                 " * group in its own 16-byte loads), and the one 16-byte head that suits every array. */\n", r->name);
-  buf_printf(b, "__device__ __forceinline__ %s::input_type ldg(const %s::source &in) {\n  return {%s};\n}\n", op, op,
-             each_input(r, arena_printf("%s::ldg(in.p#)", spec->module), ", ", false));
+  const char *with_params = r->has_params ? ", in.params" : "";
+  buf_printf(b, "__device__ __forceinline__ %s::input_type ldg(const %s::source &in) {\n  return {%s%s};\n}\n", op, op,
+             each_input(r, arena_printf("%s::ldg(in.p#)", spec->module), ", ", false), with_params);
   buf_printf(b, "template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>\n"
                 "__device__ __forceinline__ void load_group(const %s::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {\n"
                 "  if constexpr (VECTOR) {\n", op);
@@ -218,7 +233,8 @@ static void emit_input_loads(Buf *b, const Spec *spec, const Reduction *r) {
     buf_printf(b, "    %s x%d[U];\n    load_group<%s, U, U * sizeof(%s) / 16, true, PREFETCH>(in.p%d, g, x%d);\n", t, i,
                t, t, i, i);
   }
-  buf_printf(b, "#pragma unroll\n    for (int u = 0; u < U; ++u)\n      x[u] = {%s};\n", each_input(r, "x#[u]", ", ", false));
+  buf_printf(b, "#pragma unroll\n    for (int u = 0; u < U; ++u)\n      x[u] = {%s%s};\n", each_input(r, "x#[u]", ", ", false),
+             with_params);
   buf_put(b, "  } else {\n    x[0] = ldg(in + g);\n  }\n}\n");
   buf_printf(b, "__host__ __device__ __forceinline__ bool vector_head(const %s::source &in, size_t size, size_t n, "
                 "size_t *head) {\n  (void)size;\n", op);
@@ -231,11 +247,12 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   const char *space = r->host_reference ? "__host__ __device__" : "__device__";
   const char *what = r->op != OP_NONE ? arena_printf("builtin %s", op_names[r->op])
                                       : arena_printf("%s%s%s", r->fold ? r->fold : "", r->fold ? " then " : "", r->combine);
-  buf_printf(b, "\n/* %s: %s over %s into %s, %s%s */\n", r->name, what, inputs_cuda(r), acc_cuda(r),
-             r->commutative ? "commutative" : "ordered (non-commutative)",
+  buf_printf(b, "\n/* %s: %s over %s into %s, %s%s%s%s */\n", r->name, what, inputs_cuda(r), acc_cuda(r),
+             r->commutative ? "commutative" : "ordered (non-commutative)", r->indexed ? ", indexed" : "",
+             r->has_params ? arena_printf(", params %s", type_cuda_spelling(&r->params)) : "",
              r->host_reference ? "" : "; GPU only (no CPU reference)");
   buf_printf(b, "struct %s_op {\n", r->name);
-  if (r->ninputs > 1) {
+  if (uses_source(r)) {
     emit_input_structs(b, r);
     buf_printf(b, "  typedef %s acc_type;\n", acc_cuda(r));
   } else {
@@ -282,10 +299,11 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
                r->op == OP_ARGMIN ? "less(x, a.value)" : "less(a.value, x)");
   else if (r->op == OP_DOT)
     buf_put(b, "    (void)index;\n    return sum_of(a, prod_of(static_cast<acc_type>(x.x0), static_cast<acc_type>(x.x1)));\n");
-  else if (r->op == OP_NONE && r->fold && r->ninputs > 1)
-    buf_printf(b, "    (void)index;\n    return %s(a, %s);\n", r->fold, each_input(r, "x.x#", ", ", false));
   else if (r->op == OP_NONE && r->fold)
-    buf_printf(b, "    (void)index;\n    return %s(a, x);\n", r->fold);
+    /* fold(acc, inputs..., [index], [params]) */
+    buf_printf(b, "%s    return %s(a, %s%s%s);\n", r->indexed ? "" : "    (void)index;\n", r->fold,
+               uses_source(r) ? each_input(r, "x.x#", ", ", false) : "x",
+               r->indexed ? ", static_cast<long long>(index)" : "", r->has_params ? ", x.params" : "");
   else if (r->op == OP_NONE)
     buf_put(b, "    (void)index;\n    return combine(a, x);\n");
   else if (!r->input.is_scalar && r->input.type != r->accumulator.type) {
@@ -299,7 +317,7 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   } else
     buf_put(b, "    (void)index;\n    return combine(a, static_cast<acc_type>(x));\n");
   buf_put(b, "  }\n};\n");
-  if (r->ninputs > 1)
+  if (uses_source(r))
     emit_input_loads(b, spec, r);
 }
 
@@ -365,40 +383,53 @@ static const char *input_params(const Reduction *r, const char *prefix, bool c_t
   return each_input(r, arena_printf("const @ *%s_in#", prefix), ", ", c_types);
 }
 
+/* ", const P *params" after the sizes when the reduction has "params", else "". */
+static const char *params_param(const Reduction *r, bool c_types) {
+  if (!r->has_params)
+    return "";
+  return arena_printf(", const %s *params", c_types ? type_c_spelling(&r->params) : type_cuda_spelling(&r->params));
+}
+
 static void emit_segmented_declarations(const Spec *spec, const Reduction *r, Buf *b) {
   const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
   const char *d_in = input_params(r, "d", true), *h_in = input_params(r, "h", true);
-  const char *off = scalar_info[r->offset].c_spelling;
+  const char *off = scalar_info[r->offset].c_spelling, *params = params_param(r, true);
   buf_printf(b, "size_t %s_%s_segmented_temp_bytes(size_t num_segments);\n", m, r->name);
-  buf_printf(b, "cudaError_t %s_%s_segmented(%s, const %s *d_offsets, size_t num_segments,\n"
-                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, d_in, off, acc);
+  buf_printf(b, "cudaError_t %s_%s_segmented(%s, const %s *d_offsets, size_t num_segments%s,\n"
+                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, d_in, off, params,
+             acc);
   if (r->host_reference)
-    buf_printf(b, "void %s_%s_segmented_host(%s, const %s *h_offsets, size_t num_segments, %s *h_out);\n",
-               m, r->name, h_in, off, acc);
+    buf_printf(b, "void %s_%s_segmented_host(%s, const %s *h_offsets, size_t num_segments%s, %s *h_out);\n",
+               m, r->name, h_in, off, params, acc);
   buf_printf(b, "size_t %s_%s_rows_temp_bytes(size_t num_rows, size_t row_length);\n", m, r->name);
-  buf_printf(b, "cudaError_t %s_%s_rows(%s, size_t num_rows, size_t row_length,\n"
-                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, d_in, acc);
+  buf_printf(b, "cudaError_t %s_%s_rows(%s, size_t num_rows, size_t row_length%s,\n"
+                "    %s *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream);\n", m, r->name, d_in, params, acc);
   if (r->host_reference)
-    buf_printf(b, "void %s_%s_rows_host(%s, size_t num_rows, size_t row_length, %s *h_out);\n", m,
-               r->name, h_in, acc);
+    buf_printf(b, "void %s_%s_rows_host(%s, size_t num_rows, size_t row_length%s, %s *h_out);\n", m,
+               r->name, h_in, params, acc);
 }
 
 void emit_reduce_declarations(const Spec *spec, Buf *b) {
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
     const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
-    buf_printf(b, "\n/* %s: %s of %s into %s%s. */\n", r->name,
+    const char *params = params_param(r, true);
+    buf_printf(b, "\n/* %s: %s of %s into %s%s%s. */\n", r->name,
                r->op != OP_NONE ? op_names[r->op] : arena_printf("%s%s%s", r->fold ? r->fold : "", r->fold ? "/" : "", r->combine),
                inputs_cuda(r), type_cuda_spelling(&r->accumulator),
-               r->commutative ? "" : ", in input order");
+               r->commutative ? "" : ", in input order",
+               r->indexed && r->has_params ? ", fold sees each element's index and *params (read at each call)"
+               : r->indexed                ? ", fold sees each element's index"
+               : r->has_params             ? ", fold sees *params (read at each call)"
+                                           : "");
     buf_printf(b, "size_t %s_%s_temp_bytes(size_t n);\n", m, r->name);
-    buf_printf(b, "cudaError_t %s_%s(%s, size_t n, %s *d_out, void *d_temp, size_t temp_bytes,\n"
-                  "    cudaStream_t stream);\n", m, r->name, input_params(r, "d", true), acc);
+    buf_printf(b, "cudaError_t %s_%s(%s, size_t n%s, %s *d_out, void *d_temp, size_t temp_bytes,\n"
+                  "    cudaStream_t stream);\n", m, r->name, input_params(r, "d", true), params, acc);
     if (r->host_reference)
-      buf_printf(b, "%s %s_%s_host(%s, size_t n);\n", acc, m, r->name, input_params(r, "h", true));
+      buf_printf(b, "%s %s_%s_host(%s, size_t n%s);\n", acc, m, r->name, input_params(r, "h", true), params);
     if (r->segmented)
       emit_segmented_declarations(spec, r, b);
-    emit_nccl_declarations(spec, r, input_params(r, "d", true), b);
+    emit_nccl_declarations(spec, r, input_params(r, "d", true), params, b);
   }
 }
 
@@ -424,22 +455,32 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
     const Reduction *r = &spec->reductions[i];
     const ReadPlan p = r->read;
     const char *op = op_struct(spec, r);
-    const bool one = r->ninputs == 1;
+    const bool one = r->ninputs == 1, plain = !uses_source(r);
+    /* the params are read once, on the host, and travel by value in the source */
+    const char *with_params = r->has_params ? ", *params" : "";
+    const char *d_args = one ? "d_in" : each_input(r, "d_in#", ", ", false);
+    const char *h_elements = one ? "h_in[i]" : each_input(r, "h_in#[i]", ", ", false);
     const char *kv[] = {"M", spec->module, "R", r->name, "ACC", acc_cuda(r),
                         "OP", op,
-                        "IN_ARG", one ? arena_printf("const %s *in", in_cuda(r)) : arena_printf("%s::source in", op),
+                        "IN_ARG", plain ? arena_printf("const %s *in", in_cuda(r)) : arena_printf("%s::source in", op),
+                        "P_PARAM", params_param(r, false),
+                        "P_ARG", r->has_params ? ", params" : "",
+                        "P_INVALID", r->has_params ? arena_printf(" || !params || (uintptr_t)params %% alignof(%s) != 0",
+                                                                  type_cuda_spelling(&r->params))
+                                                   : "",
                         "D_PARAMS", input_params(r, "d", false),
                         "D_NULL", one ? "!d_in" : arena_printf("(%s)", each_input(r, "!d_in#", " || ", false)),
                         "D_MISALIGNED", one ? arena_printf("(uintptr_t)d_in %% alignof(%s) != 0", in_cuda(r))
                                             : each_input(r, "(uintptr_t)d_in# % alignof(@) != 0", " || ", false),
-                        "D_ARGS", one ? "d_in" : each_input(r, "d_in#", ", ", false),
-                        "D_SOURCE", one ? "d_in" : arena_printf("%s::source{%s}", op, each_input(r, "d_in#", ", ", false)),
+                        "D_ARGS", d_args,
+                        "D_SOURCE", plain ? "d_in"
+                                          : arena_printf("%s::source{%s%s}", op, d_args, with_params),
                         "H_PARAMS", input_params(r, "h", false),
-                        "H_ELEMENT", one ? "h_in[i]"
-                                         : arena_printf("%s::input_type{%s}", op, each_input(r, "h_in#[i]", ", ", false)),
+                        "H_ELEMENT", plain ? "h_in[i]"
+                                           : arena_printf("%s::input_type{%s%s}", op, h_elements, with_params),
                         "H_AT_BEGIN", one ? "h_in + begin" : each_input(r, "h_in# + begin", ", ", false),
                         "H_AT_ROW", one ? "h_in + r * row_length" : each_input(r, "h_in# + r * row_length", ", ", false),
-                        "SIZE", one ? arena_printf("%d", p.size) : arena_printf("sizeof(%s::input_type)", op),
+                        "SIZE", plain ? arena_printf("%d", p.size) : arena_printf("%s::element_bytes", op),
                         "GROUP", arena_printf("%d", p.group),
                         "VEC", arena_printf("%d", p.vec),
                         "PER_GROUP", arena_printf("%d", p.per_group),

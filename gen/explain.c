@@ -230,6 +230,12 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
     put_value(b, r->identity);
     buf_put(b, "\n");
   }
+  if (r->indexed || r->has_params)
+    buf_printf(b, "  fold also takes: %s%s%s\n", r->indexed ? "the element's index (long long; within the segment for "
+                                                                "the segmented forms)" : "",
+               r->indexed && r->has_params ? ", then " : "",
+               r->has_params ? arena_printf("the params (%s, read from *params at each call and passed by value)",
+                                            type_cuda_spelling(&r->params)) : "");
   buf_printf(b, "  commutative: %s\n", r->commutative ? "yes (each lane keeps independent chains)"
                                                       : "no (every merge keeps input order)");
   buf_printf(b, "  CPU reference: %s\n", r->host_reference ? arena_printf("%s_%s_host", spec->module, r->name)
@@ -333,6 +339,11 @@ static void json_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
     buf_put(b, "}, \"identity\": ");
     put_value(b, r->identity);
   }
+  buf_printf(b, ",\n     \"indexed\": %s, \"params\": ", r->indexed ? "true" : "false");
+  if (r->has_params)
+    put_json_string(b, type_cuda_spelling(&r->params));
+  else
+    buf_put(b, "null");
   buf_printf(b, ",\n     \"commutative\": %s, \"cpu_reference\": ", r->commutative ? "true" : "false");
   if (r->host_reference)
     put_json_string(b, arena_printf("%s_%s_host", spec->module, r->name));

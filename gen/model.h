@@ -149,6 +149,9 @@ typedef struct {
   ScalarKind offset;    /* "offset_type" of M_R_segmented: SC_LLONG (default) or SC_INT */
   bool has_offset_type; /* "offset_type" given */
   bool nccl;            /* "nccl": also emit M_R_nccl and M_R_combine_nccl (emit_nccl.c) */
+  TypeRef params;       /* "params": the type of fold's last argument, read from `const P *params` at each call */
+  bool has_params;      /* "params" given */
+  bool indexed;         /* "indexed": fold also takes the element's index (long long) after the inputs */
   ReadPlan read;        /* filled by layout.c; over all inputs: size is the bytes of one element of each */
 } Reduction;
 

@@ -217,7 +217,8 @@ static void parse_inputs(Reduction *r, const cJSON *j, const char *path) {
 
 static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   static const char *const keys[] = {"name", "input", "accumulator", "op", "fold", "combine",
-                                     "identity", "commutative", "segmented", "offset_type", "nccl", "description"};
+                                     "identity", "commutative", "segmented", "offset_type", "nccl", "params",
+                                     "indexed", "description"};
   r->path = path;
   r->commutative = true;
   r->offset = SC_LLONG;
@@ -227,7 +228,7 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
     r->malformed = true;
     return;
   }
-  check_keys(j, path, keys, 12);
+  check_keys(j, path, keys, 14);
   r->name = get_string(j, "name", path, true);
   parse_inputs(r, j, path);
   r->accumulator.spelling = get_string(j, "accumulator", path, false);
@@ -256,6 +257,11 @@ static void parse_reduction(Reduction *r, const cJSON *j, const char *path) {
   const cJSON *nccl = member(j, "nccl");
   if (nccl && expect(nccl, cJSON_IsBool(nccl), member_path(path, "nccl"), "true or false"))
     r->nccl = cJSON_IsTrue(nccl);
+  r->params.spelling = get_string(j, "params", path, false);
+  r->has_params = r->params.spelling != NULL;
+  const cJSON *indexed = member(j, "indexed");
+  if (indexed && expect(indexed, cJSON_IsBool(indexed), member_path(path, "indexed"), "true or false"))
+    r->indexed = cJSON_IsTrue(indexed);
   const char *offset = get_string(j, "offset_type", path, false);
   if (offset) {
     r->has_offset_type = true;

@@ -34,6 +34,10 @@ DEV inline MinMax minmax_fold(MinMax acc, const float &x) {
   MinMax r = {acc.lo < x ? acc.lo : x, acc.hi > x ? acc.hi : x};
   return r;
 }
+/* with run-time params: x clamped into [bounds.lo, bounds.hi] first */
+DEV inline MinMax clamped_fold(MinMax acc, float x, const MinMax &bounds) {
+  return minmax_fold(acc, x < bounds.lo ? bounds.lo : x > bounds.hi ? bounds.hi : x);
+}
 HD inline Window window_combine(Window a, Window b) {
   a.spans[1] = b.spans[1];
   return a;

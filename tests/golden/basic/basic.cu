@@ -119,8 +119,8 @@ extern "C" size_t basic_total_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
@@ -185,8 +185,8 @@ extern "C" size_t basic_fmax_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_fmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0)
@@ -251,8 +251,8 @@ extern "C" size_t basic_best_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(double) != 0 || (uintptr_t)d_out % alignof(basic_best_result) != 0)
@@ -317,8 +317,8 @@ extern "C" size_t basic_mask_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_mask_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(IntLL) != 0 || (uintptr_t)d_out % alignof(IntLL) != 0)
@@ -383,8 +383,8 @@ extern "C" size_t basic_lo_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Short3) != 0 || (uintptr_t)d_out % alignof(Short3) != 0)

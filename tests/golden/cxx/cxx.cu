@@ -118,8 +118,8 @@ extern "C" size_t cxx_tracked_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_tracked_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Tracked) != 0 || (uintptr_t)d_out % alignof(Tracked) != 0)
@@ -184,8 +184,8 @@ extern "C" size_t cxx_range_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(PairF) != 0)
@@ -250,8 +250,8 @@ extern "C" size_t cxx_lmax_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_lmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(PairL) != 0 || (uintptr_t)d_out % alignof(PairL) != 0)

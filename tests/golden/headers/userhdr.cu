@@ -118,8 +118,8 @@ extern "C" size_t userhdr_maxsub_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t userhdr_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t userhdr_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
@@ -184,8 +184,8 @@ extern "C" size_t userhdr_variance_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t userhdr_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t userhdr_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)

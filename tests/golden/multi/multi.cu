@@ -107,7 +107,7 @@ multi_sdot_kernel(multi::detail::sdot_op::source in, size_t n, size_t head, bool
                  unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::sdot_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
-                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::sdot_op::input_type))>(
+                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::sdot_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, tag);
 }
 
@@ -118,8 +118,8 @@ extern "C" size_t multi_sdot_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, size_t n, float *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_sdot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0)
@@ -130,10 +130,10 @@ static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, si
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::sdot_op::source{d_in0, d_in1}, sizeof(multi::detail::sdot_op::input_type), n, &head);
+  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::sdot_op::source{d_in0, d_in1}, multi::detail::sdot_op::element_bytes, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
-                                                      : multi::detail::element_groups_per_lane(c.items, sizeof(multi::detail::sdot_op::input_type)));
+                                                      : multi::detail::element_groups_per_lane(c.items, multi::detail::sdot_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   /* only the blocks that get a share: whole tiles per block (commutative),
@@ -173,7 +173,7 @@ multi_wide_kernel(multi::detail::wide_op::source in, size_t n, size_t head, bool
                  unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
-                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::wide_op::input_type))>(
+                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::wide_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, tag);
 }
 
@@ -184,8 +184,8 @@ extern "C" size_t multi_wide_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_wide_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(double) != 0)
@@ -196,10 +196,10 @@ static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, si
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::wide_op::source{d_in0, d_in1}, sizeof(multi::detail::wide_op::input_type), n, &head);
+  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
-                                                      : multi::detail::element_groups_per_lane(c.items, sizeof(multi::detail::wide_op::input_type)));
+                                                      : multi::detail::element_groups_per_lane(c.items, multi::detail::wide_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   /* only the blocks that get a share: whole tiles per block (commutative),
@@ -228,7 +228,7 @@ multi_wide_segmented_kernel(multi::detail::wide_op::source in, multi::detail::cs
                            double *partials, unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_segments<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
                                 multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
-                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::wide_op::input_type))>(
+                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::wide_op::element_bytes)>(
       in, offsets, out, partials, flags, tag);
 }
 
@@ -239,7 +239,7 @@ multi_wide_rows_kernel(multi::detail::wide_op::source in, multi::detail::row_off
                       unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_segments<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
                                 multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
-                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::wide_op::input_type))>(
+                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::wide_op::element_bytes)>(
       in, offsets, out, partials, flags, tag);
 }
 
@@ -274,7 +274,7 @@ extern "C" cudaError_t multi_wide_segmented(const float *d_in0, const float *d_i
 
 extern "C" size_t multi_wide_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
-  return num_rows && row_length > multi::detail::segment_chunk_min(sizeof(multi::detail::wide_op::input_type)) ? temp_bytes_for(sizeof(double), alignof(double))
+  return num_rows && row_length > multi::detail::segment_chunk_min(multi::detail::wide_op::element_bytes) ? temp_bytes_for(sizeof(double), alignof(double))
                                                                           : 0;
 }
 
@@ -293,7 +293,7 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   cudaError_t err = launch_config((const void *)multi_wide_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(sizeof(multi::detail::wide_op::input_type)));
+  const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::wide_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(double) > 16 ? alignof(double) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
@@ -335,7 +335,7 @@ multi_masked_kernel(multi::detail::masked_op::source in, size_t n, size_t head, 
                  unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::masked_op, multi::detail::tuned_block, 16, 7,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 112),
-                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::masked_op::input_type))>(
+                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::masked_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, tag);
 }
 
@@ -346,8 +346,8 @@ extern "C" size_t multi_masked_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, const uint8_t *d_in2, size_t n, Masked *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, const uint8_t *d_in2, size_t n, Masked *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1 || !d_in2)) || temp_bytes < multi_masked_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(short) != 0 || (uintptr_t)d_in2 % alignof(uint8_t) != 0 || (uintptr_t)d_out % alignof(Masked) != 0)
@@ -358,10 +358,10 @@ static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, co
     return err;
   const size_t per_group = 16;
   size_t head = 0;
-  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::masked_op::source{d_in0, d_in1, d_in2}, sizeof(multi::detail::masked_op::input_type), n, &head);
+  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::masked_op::source{d_in0, d_in1, d_in2}, multi::detail::masked_op::element_bytes, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 112)
-                                                      : multi::detail::element_groups_per_lane(c.items, sizeof(multi::detail::masked_op::input_type)));
+                                                      : multi::detail::element_groups_per_lane(c.items, multi::detail::masked_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   /* only the blocks that get a share: whole tiles per block (commutative),
@@ -401,7 +401,7 @@ multi_pairs_kernel(multi::detail::pairs_op::source in, size_t n, size_t head, bo
                  unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
-                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::pairs_op::input_type))>(
+                              multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::pairs_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, tag);
 }
 
@@ -412,8 +412,8 @@ extern "C" size_t multi_pairs_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_t n, PairHash *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_t n, PairHash *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_pairs_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 || (uintptr_t)d_out % alignof(PairHash) != 0)
@@ -424,10 +424,10 @@ static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::pairs_op::source{d_in0, d_in1}, sizeof(multi::detail::pairs_op::input_type), n, &head);
+  bool vector = per_group > 0 && multi::detail::vector_head(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
-                                                      : multi::detail::element_groups_per_lane(c.items, sizeof(multi::detail::pairs_op::input_type)));
+                                                      : multi::detail::element_groups_per_lane(c.items, multi::detail::pairs_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   /* only the blocks that get a share: whole tiles per block (commutative),
@@ -456,7 +456,7 @@ multi_pairs_segmented_kernel(multi::detail::pairs_op::source in, multi::detail::
                            PairHash *partials, unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_segments<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
                                 multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
-                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::pairs_op::input_type))>(
+                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::pairs_op::element_bytes)>(
       in, offsets, out, partials, flags, tag);
 }
 
@@ -467,7 +467,7 @@ multi_pairs_rows_kernel(multi::detail::pairs_op::source in, multi::detail::row_o
                       unsigned long long *flags, unsigned long long tag) {
   multi::detail::reduce_segments<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
                                 multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
-                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, sizeof(multi::detail::pairs_op::input_type))>(
+                                multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::pairs_op::element_bytes)>(
       in, offsets, out, partials, flags, tag);
 }
 
@@ -502,7 +502,7 @@ extern "C" cudaError_t multi_pairs_segmented(const int *d_in0, const int *d_in1,
 
 extern "C" size_t multi_pairs_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
-  return num_rows && row_length > multi::detail::segment_chunk_min(sizeof(multi::detail::pairs_op::input_type)) ? temp_bytes_for(sizeof(PairHash), alignof(PairHash))
+  return num_rows && row_length > multi::detail::segment_chunk_min(multi::detail::pairs_op::element_bytes) ? temp_bytes_for(sizeof(PairHash), alignof(PairHash))
                                                                           : 0;
 }
 
@@ -521,7 +521,7 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   cudaError_t err = launch_config((const void *)multi_pairs_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(sizeof(multi::detail::pairs_op::input_type)));
+  const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::pairs_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);

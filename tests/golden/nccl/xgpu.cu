@@ -271,8 +271,8 @@ extern "C" size_t xgpu_total_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
@@ -380,8 +380,8 @@ extern "C" size_t xgpu_best_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_result *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_result *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(xgpu_best_result) != 0)
@@ -570,8 +570,8 @@ extern "C" size_t xgpu_range_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0)
@@ -730,6 +730,187 @@ extern "C" ncclResult_t xgpu_range_combine_nccl(const MinMax *d_partials, size_t
   return ncclSuccess;
 }
 
+/* ---- clamped ----
+ * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
+ * Order: commutative: each lane keeps K accumulators (independent chains).
+ * One launch: each block reduces consecutive ranges and publishes its
+ * partial; block 0 merges them in block order. */
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+xgpu_clamped_kernel(xgpu::detail::clamped_op::source in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
+                 unsigned long long *flags, unsigned long long tag) {
+  xgpu::detail::reduce_device<xgpu::detail::clamped_op, xgpu::detail::tuned_block, 4, 1,
+                              xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
+                              xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::clamped_op::element_bytes)>(
+      in, n, head, vector, out, partials, flags, tag);
+}
+
+extern "C" size_t xgpu_clamped_temp_bytes(size_t n) {
+  (void)n;
+  return temp_bytes_for(sizeof(MinMax), alignof(MinMax));
+}
+
+/* keep_error: a launch error is peeked, not cleared, so that callers that
+ * report it another way leave it readable. */
+static cudaError_t xgpu_clamped_enqueue(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  static unsigned long long cache[64];
+  if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_clamped_temp_bytes(n) ||
+      (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0)
+    return cudaErrorInvalidValue;
+  LaunchConfig c;
+  cudaError_t err = launch_config((const void *)xgpu_clamped_kernel, cache, &c);
+  if (err != cudaSuccess)
+    return err;
+  const size_t per_group = 4;
+  size_t head = 0;
+  bool vector = per_group > 0 && xgpu::detail::vector_head(xgpu::detail::clamped_op::source{d_in, *params}, xgpu::detail::clamped_op::element_bytes, n, &head);
+  size_t groups = (n - head) / (vector ? per_group : 1);
+  size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
+                                                      : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::clamped_op::element_bytes));
+  size_t needed = xgpu::detail::ceil_div(groups, per_block);
+  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* only the blocks that get a share: whole tiles per block (commutative),
+   * groups per warp (ordered) */
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(xgpu::detail::clamped_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+                                             : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
+  size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  xgpu_clamped_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::clamped_op::source{d_in, *params}, n, head, vector, d_out,
+                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)),
+                                                  (unsigned long long *)base, next_tag());
+  return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+extern "C" cudaError_t xgpu_clamped(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream) {
+  return xgpu_clamped_enqueue(d_in, n, params, d_out, d_temp, temp_bytes, stream, false);
+}
+
+/* ---- clamped_nccl: the local reduction, an all-gather of each rank's result
+ * (and n), then the same fold in rank order on every rank ---- */
+namespace {
+
+/* One rank's contribution to xgpu_clamped_nccl: its local result and its n
+ * (argmin/argmax shift indices by the counts of the ranks before). */
+struct xgpu_clamped_nccl_record {
+  MinMax acc;
+  unsigned long long n;
+};
+
+/* The local result's index in the concatenation, given the count before. */
+__device__ __forceinline__ MinMax xgpu_clamped_nccl_shift(MinMax a, unsigned long long before) {
+  (void)before;
+  return a;
+}
+
+__global__ void xgpu_clamped_nccl_count(xgpu_clamped_nccl_record *mine, unsigned long long n) { mine->n = n; }
+
+/* Every rank folds the same gathered records in rank order with the same
+ * code: the same bits everywhere. */
+__global__ void xgpu_clamped_nccl_fold(const xgpu_clamped_nccl_record *records, int nranks, MinMax *out) {
+  MinMax acc = xgpu_clamped_nccl_shift(records[0].acc, 0);
+  unsigned long long before = records[0].n;
+  for (int q = 1; q < nranks; ++q) {
+    acc = xgpu::detail::clamped_op::combine(acc, xgpu_clamped_nccl_shift(records[q].acc, before));
+    before += records[q].n;
+  }
+  *out = acc;
+}
+
+/* [alignment slack][nranks records][the local reduction's temp] */
+size_t xgpu_clamped_nccl_records_bytes(int nranks) {
+  return alignof(xgpu_clamped_nccl_record) + 16 + (size_t)nranks * sizeof(xgpu_clamped_nccl_record);
+}
+
+} // namespace
+
+extern "C" size_t xgpu_clamped_nccl_temp_bytes(size_t n, int nranks) {
+  return xgpu_clamped_nccl_records_bytes(nranks < 1 ? 1 : nranks) + xgpu_clamped_temp_bytes(n);
+}
+
+extern "C" ncclResult_t xgpu_clamped_nccl(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp, size_t temp_bytes,
+                                       ncclComm_t comm, cudaStream_t stream) {
+  int nranks = 0, rank = 0;
+  if (!d_out || !d_temp || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0 ||
+      (uintptr_t)d_out % alignof(MinMax) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      temp_bytes < xgpu_clamped_nccl_temp_bytes(n, nranks))
+    return ncclInvalidArgument;
+  xgpu_clamped_nccl_record *records = (xgpu_clamped_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_clamped_nccl_record));
+  char *local_temp = (char *)d_temp + xgpu_clamped_nccl_records_bytes(nranks);
+  size_t local_bytes = temp_bytes - xgpu_clamped_nccl_records_bytes(nranks);
+  if constexpr (false) {
+    xgpu_clamped_nccl_count<<<1, 1, 0, stream>>>(records + rank, (unsigned long long)n);
+    if (cudaPeekAtLastError() != cudaSuccess)
+      return ncclUnhandledCudaError;
+  }
+  if (xgpu_clamped_enqueue(d_in, n, params, &records[rank].acc, local_temp, local_bytes, stream, true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  /* in place: rank r's record already sits at records + r */
+  ncclResult_t res = ncclAllGather(records + rank, records, sizeof(xgpu_clamped_nccl_record), ncclUint8, comm, stream);
+  if (res != ncclSuccess)
+    return res;
+  xgpu_clamped_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
+  return nccl_cuda_result(cudaPeekAtLastError());
+}
+
+
+/* ---- clamped_combine_nccl: the schedule above, with clamped's combine ---- */
+namespace {
+
+/* Step 1 of the schedule: chunk `rank` of every rank's partials, folded in
+ * rank order (gpugen_nccl_source on the device). */
+__global__ void xgpu_clamped_nccl_combine(const MinMax *own, const MinMax *slots, size_t slot_elems, int rank,
+                                      int nranks, size_t length, MinMax *out) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < length; i += (size_t)gridDim.x * blockDim.x) {
+    MinMax acc = rank == 0 ? own[i] : slots[i];
+    for (int q = 1; q < nranks; ++q)
+      acc = xgpu::detail::clamped_op::combine(acc, q == rank ? own[i] : slots[(size_t)q * slot_elems + i]);
+    out[i] = acc;
+  }
+}
+
+cudaError_t xgpu_clamped_nccl_launch_combine(const gpugen_nccl_plan *p, size_t offset, size_t length,
+                                           cudaStream_t stream) {
+  const size_t threads = 256, blocks = xgpu::detail::ceil_div(length, threads);
+  xgpu_clamped_nccl_combine<<<(unsigned int)(blocks < 8192 ? blocks : 8192), (unsigned int)threads, 0, stream>>>(
+      (const MinMax *)gpugen_nccl_source(p, p->rank), (const MinMax *)p->slots,
+      gpugen_nccl_slot_elems(p->count, p->nranks),
+      p->rank, p->nranks, length, (MinMax *)p->out + offset);
+  return cudaPeekAtLastError();
+}
+
+} // namespace
+
+extern "C" size_t xgpu_clamped_combine_nccl_temp_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return alignof(MinMax) + (nranks > 1 ? (size_t)nranks * gpugen_nccl_slot_elems(count, nranks) * sizeof(MinMax) : 0);
+}
+
+extern "C" ncclResult_t xgpu_clamped_combine_nccl(const MinMax *d_partials, size_t count, MinMax *d_out, void *d_temp,
+                                               size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
+  int nranks = 0, rank = 0;
+  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
+      temp_bytes < xgpu_clamped_combine_nccl_temp_bytes(count, nranks) ||
+      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
+      (uintptr_t)d_partials % alignof(MinMax) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 ||
+      count > (size_t)-1 / sizeof(MinMax) / (size_t)nranks)
+    return ncclInvalidArgument;
+  gpugen_nccl_plan plan = {rank, nranks, count, sizeof(MinMax), d_partials, d_out,
+                           nccl_align_up(d_temp, alignof(MinMax))};
+  NcclTransport ctx = {comm, stream, xgpu_clamped_nccl_launch_combine};
+  const gpugen_nccl_transport transport = {&ctx, nccl_group_begin, nccl_group_end, nccl_send, nccl_recv,
+                                           nccl_combine, nccl_copy};
+  for (int step = 0; step < GPUGEN_NCCL_STEPS; ++step) {
+    int err = gpugen_nccl_combine_step(&plan, step, &transport);
+    if (err)
+      return (ncclResult_t)err;
+  }
+  return ncclSuccess;
+}
+
 /* ---- last_span ----
  * Input: 20-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 80 bytes of registers).
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
@@ -751,8 +932,8 @@ extern "C" size_t xgpu_last_span_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_last_span_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0)
@@ -929,7 +1110,7 @@ xgpu_idot_kernel(xgpu::detail::idot_op::source in, size_t n, size_t head, bool v
                  unsigned long long *flags, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::idot_op, xgpu::detail::tuned_block, 4, 2,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
-                              xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, sizeof(xgpu::detail::idot_op::input_type))>(
+                              xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::idot_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, tag);
 }
 
@@ -940,8 +1121,8 @@ extern "C" size_t xgpu_idot_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_idot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
@@ -952,10 +1133,10 @@ static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t 
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && xgpu::detail::vector_head(xgpu::detail::idot_op::source{d_in0, d_in1}, sizeof(xgpu::detail::idot_op::input_type), n, &head);
+  bool vector = per_group > 0 && xgpu::detail::vector_head(xgpu::detail::idot_op::source{d_in0, d_in1}, xgpu::detail::idot_op::element_bytes, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
-                                                      : xgpu::detail::element_groups_per_lane(c.items, sizeof(xgpu::detail::idot_op::input_type)));
+                                                      : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::idot_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   /* only the blocks that get a share: whole tiles per block (commutative),
@@ -1038,7 +1219,7 @@ xgpu_fdot_kernel(xgpu::detail::fdot_op::source in, size_t n, size_t head, bool v
                  unsigned long long *flags, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::fdot_op, xgpu::detail::tuned_block, 4, 2,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
-                              xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, sizeof(xgpu::detail::fdot_op::input_type))>(
+                              xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::fdot_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, tag);
 }
 
@@ -1049,8 +1230,8 @@ extern "C" size_t xgpu_fdot_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_fdot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(double) != 0)
@@ -1061,10 +1242,10 @@ static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, siz
     return err;
   const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && xgpu::detail::vector_head(xgpu::detail::fdot_op::source{d_in0, d_in1}, sizeof(xgpu::detail::fdot_op::input_type), n, &head);
+  bool vector = per_group > 0 && xgpu::detail::vector_head(xgpu::detail::fdot_op::source{d_in0, d_in1}, xgpu::detail::fdot_op::element_bytes, n, &head);
   size_t groups = (n - head) / (vector ? per_group : 1);
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
-                                                      : xgpu::detail::element_groups_per_lane(c.items, sizeof(xgpu::detail::fdot_op::input_type)));
+                                                      : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::fdot_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
   unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
   /* only the blocks that get a share: whole tiles per block (commutative),
@@ -1238,8 +1419,8 @@ extern "C" size_t xgpu_local_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_local_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)

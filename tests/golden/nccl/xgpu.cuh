@@ -770,10 +770,12 @@ template <class> struct always_void { typedef void type; };
 template <class Op, class = void> struct input_of {
   typedef const typename Op::input_type *source;
   static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+  static constexpr size_t element_bytes = sizeof(typename Op::input_type);
 };
 template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
   typedef typename Op::source source;
   static constexpr bool always_alignable = false;
+  static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
 };
 
 /* Loads a block-written partial through L2 (other SMs wrote it). */
@@ -972,7 +974,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
   constexpr int PER = VECTOR ? U : 1;
-  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)sizeof(T);
+  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
   constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
   constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
   constexpr int RUN = VECTOR ? K * clamp_int(RUN_GROUPS / K, 1, 8) : K;
@@ -1286,6 +1288,60 @@ struct range_op {
   }
 };
 
+/* clamped: clamped_fold then minmax_combine over float into MinMax, commutative, params MinMax; GPU only (no CPU reference) */
+struct clamped_op {
+  /* one element of each array, and the params */
+  struct input_type {
+    float x0;
+    MinMax params;
+  };
+  /* the arrays, advanced together, and the params */
+  struct source {
+    const float *p0;
+    MinMax params;
+    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, params}; }
+  };
+  static constexpr size_t element_bytes = sizeof(float);
+  typedef MinMax acc_type;
+  static constexpr bool commutative = true;
+  static __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r.lo = static_cast<float>(INFINITY);
+    r.hi = static_cast<float>(-INFINITY);
+    return r;
+  }
+  static __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return minmax_combine(a, b);
+  }
+  static __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return clamped_fold(a, x.x0, x.params);
+  }
+};
+/* clamped's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ clamped_op::input_type ldg(const clamped_op::source &in) {
+  return {xgpu::ldg(in.p0), in.params};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const clamped_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    float x0[U];
+    load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], in.params};
+  } else {
+    x[0] = ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const clamped_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0};
+  const size_t bytes[] = {sizeof(float)};
+  return vector_head_all(p, bytes, n, head);
+}
+
 /* last_span: window_combine over Window into Window, ordered (non-commutative) */
 struct last_span_op {
   typedef Window input_type;
@@ -1324,6 +1380,7 @@ struct idot_op {
     const int *p1;
     __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, p1 + k}; }
   };
+  static constexpr size_t element_bytes = sizeof(input_type);
   typedef long long acc_type;
   static constexpr bool commutative = true;
   static __host__ __device__ __forceinline__ acc_type identity() {
@@ -1378,6 +1435,7 @@ struct fdot_op {
     const float *p1;
     __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, p1 + k}; }
   };
+  static constexpr size_t element_bytes = sizeof(input_type);
   typedef double acc_type;
   static constexpr bool commutative = true;
   static __host__ __device__ __forceinline__ acc_type identity() {
@@ -1496,6 +1554,27 @@ __device__ __forceinline__ MinMax xgpu_range_warp(MinMax v) {
 __device__ __forceinline__ MinMax xgpu_range_block(MinMax v) {
   __shared__ MinMax scratch[33];
   v = xgpu::detail::block_reduce<xgpu::detail::range_op>(v, scratch, (int)blockDim.x);
+  if (threadIdx.x == 0)
+    scratch[32] = v;
+  __syncthreads();
+  v = scratch[32];
+  __syncthreads();
+  return v;
+}
+
+/* clamped: for the user's own kernels (docs/emitted.md). */
+__device__ __forceinline__ MinMax xgpu_clamped_identity() { return xgpu::detail::clamped_op::identity(); }
+/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
+__device__ __forceinline__ MinMax xgpu_clamped_warp(MinMax v) {
+  v = xgpu::detail::warp_reduce<xgpu::detail::clamped_op>(v);
+  return xgpu::shfl_sync(0xffffffffu, v, 0);
+}
+/* Reduces v over the block in thread order; blockDim.x must be a multiple of
+ * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
+ * bytes of static shared memory. */
+__device__ __forceinline__ MinMax xgpu_clamped_block(MinMax v) {
+  __shared__ MinMax scratch[33];
+  v = xgpu::detail::block_reduce<xgpu::detail::clamped_op>(v, scratch, (int)blockDim.x);
   if (threadIdx.x == 0)
     scratch[32] = v;
   __syncthreads();

@@ -119,6 +119,19 @@ size_t xgpu_range_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_range_combine_nccl(const MinMax *d_partials, size_t count, MinMax *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
 
+/* clamped: clamped_fold/minmax_combine of float into MinMax, fold sees *params (read at each call). */
+size_t xgpu_clamped_temp_bytes(size_t n);
+cudaError_t xgpu_clamped(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp, size_t temp_bytes,
+    cudaStream_t stream);
+/* clamped across the GPUs of comm (docs/emitted.md): _nccl reduces rank 0's data, then rank 1's, ...;
+ * _combine_nccl combines the ranks' partials element by element, in rank order. */
+size_t xgpu_clamped_nccl_temp_bytes(size_t n, int nranks);
+ncclResult_t xgpu_clamped_nccl(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp, size_t temp_bytes,
+    ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_clamped_combine_nccl_temp_bytes(size_t count, int nranks);
+ncclResult_t xgpu_clamped_combine_nccl(const MinMax *d_partials, size_t count, MinMax *d_out, void *d_temp,
+    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+
 /* last_span: window_combine of Window into Window, in input order. */
 size_t xgpu_last_span_temp_bytes(size_t n);
 cudaError_t xgpu_last_span(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,

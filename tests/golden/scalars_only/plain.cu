@@ -118,8 +118,8 @@ extern "C" size_t plain_count_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_count_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(bool) != 0 || (uintptr_t)d_out % alignof(int) != 0)
@@ -184,8 +184,8 @@ extern "C" size_t plain_hsum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_hsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(__half) != 0 || (uintptr_t)d_out % alignof(float) != 0)
@@ -250,8 +250,8 @@ extern "C" size_t plain_bits_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_bits_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(uint64_t) != 0 || (uintptr_t)d_out % alignof(uint64_t) != 0)

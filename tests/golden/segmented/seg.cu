@@ -118,8 +118,8 @@ extern "C" size_t seg_total_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
@@ -280,8 +280,8 @@ extern "C" size_t seg_best_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(seg_best_result) != 0)
@@ -442,8 +442,8 @@ extern "C" size_t seg_lo_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Welford) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
@@ -604,8 +604,8 @@ extern "C" size_t seg_flat_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_flat_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)
@@ -670,8 +670,8 @@ extern "C" size_t seg_maxsub_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
@@ -832,8 +832,8 @@ extern "C" size_t seg_variance_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)

@@ -118,8 +118,8 @@ extern "C" size_t tagged_range_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0)
@@ -176,8 +176,8 @@ extern "C" size_t tagged_last_span_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_last_span_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0)

@@ -732,10 +732,12 @@ template <class> struct always_void { typedef void type; };
 template <class Op, class = void> struct input_of {
   typedef const typename Op::input_type *source;
   static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+  static constexpr size_t element_bytes = sizeof(typename Op::input_type);
 };
 template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
   typedef typename Op::source source;
   static constexpr bool always_alignable = false;
+  static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
 };
 
 /* Loads a block-written partial through L2 (other SMs wrote it). */
@@ -934,7 +936,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
   constexpr int PER = VECTOR ? U : 1;
-  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)sizeof(T);
+  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
   constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
   constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
   constexpr int RUN = VECTOR ? K * clamp_int(RUN_GROUPS / K, 1, 8) : K;

@@ -118,8 +118,8 @@ extern "C" size_t vectors_sum4_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_sum4_enqueue(const float4 *d_in, size_t n, float4 *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t vectors_sum4_enqueue(const float4 *d_in, size_t n, float4 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_sum4_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float4) != 0 || (uintptr_t)d_out % alignof(float4) != 0)
@@ -184,8 +184,8 @@ extern "C" size_t vectors_max2_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_max2_enqueue(const int2 *d_in, size_t n, int2 *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t vectors_max2_enqueue(const int2 *d_in, size_t n, int2 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_max2_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int2) != 0 || (uintptr_t)d_out % alignof(int2) != 0)
@@ -250,8 +250,8 @@ extern "C" size_t vectors_rgbsum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_rgbsum_enqueue(const uchar3 *d_in, size_t n, uint3 *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t vectors_rgbsum_enqueue(const uchar3 *d_in, size_t n, uint3 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_rgbsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(uchar3) != 0 || (uintptr_t)d_out % alignof(uint3) != 0)
@@ -412,8 +412,8 @@ extern "C" size_t vectors_hsum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_hsum_enqueue(const __half2 *d_in, size_t n, __half2 *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t vectors_hsum_enqueue(const __half2 *d_in, size_t n, __half2 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_hsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(__half2) != 0 || (uintptr_t)d_out % alignof(__half2) != 0)
@@ -478,8 +478,8 @@ extern "C" size_t vectors_samples_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_samples_enqueue(const Sample *d_in, size_t n, Sample *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t vectors_samples_enqueue(const Sample *d_in, size_t n, Sample *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_samples_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Sample) != 0 || (uintptr_t)d_out % alignof(Sample) != 0)

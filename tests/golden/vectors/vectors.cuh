@@ -953,10 +953,12 @@ template <class> struct always_void { typedef void type; };
 template <class Op, class = void> struct input_of {
   typedef const typename Op::input_type *source;
   static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+  static constexpr size_t element_bytes = sizeof(typename Op::input_type);
 };
 template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
   typedef typename Op::source source;
   static constexpr bool always_alignable = false;
+  static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
 };
 
 /* Loads a block-written partial through L2 (other SMs wrote it). */
@@ -1155,7 +1157,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
   constexpr int PER = VECTOR ? U : 1;
-  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)sizeof(T);
+  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
   constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
   constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
   constexpr int RUN = VECTOR ? K * clamp_int(RUN_GROUPS / K, 1, 8) : K;
@@ -1551,11 +1553,11 @@ template <class Op, int U, int VEC>
 __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename input_of<Op>::source in, size_t len) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
-  constexpr int LOADS = segment_loads(sizeof(T)), CHAINS = LOADS < 4 ? LOADS : 4;
+  constexpr int LOADS = segment_loads(input_of<Op>::element_bytes), CHAINS = LOADS < 4 ? LOADS : 4;
   const size_t lane = threadIdx.x & 31;
   size_t head = 0;
   if constexpr (Op::commutative && U > 0) {
-    if (vector_head(in, sizeof(T), len, &head)) {
+    if (vector_head(in, input_of<Op>::element_bytes, len, &head)) {
       /* up to 128 bytes and 16 elements in flight (registers) */
       constexpr int G_LOADS = clamp_int(128 / (16 * VEC) < 16 / U ? 128 / (16 * VEC) : 16 / U, 1, 8);
       constexpr int G_CHAINS = G_LOADS < 4 ? G_LOADS : 4;
@@ -1654,7 +1656,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename inp
   size_t head = 0;
   bool vector = false;
   if constexpr (U > 0)
-    vector = vector_head(p, sizeof(T), len, &head);
+    vector = vector_head(p, input_of<Op>::element_bytes, len, &head);
   const size_t per_group = vector ? U : 1;
   const size_t groups = (len - head) / per_group, tail_begin = head + groups * per_group;
   __syncthreads(); /* scratch is free again */
@@ -1707,8 +1709,9 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
                                                 unsigned long long *flags, unsigned long long tag) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
-  constexpr size_t THREAD_MAX = segment_thread_max(sizeof(T)), GROUP_MAX = segment_group_max(sizeof(T));
-  constexpr size_t WARP_MAX = segment_warp_max(sizeof(T));
+  constexpr size_t BYTES = input_of<Op>::element_bytes;
+  constexpr size_t THREAD_MAX = segment_thread_max(BYTES), GROUP_MAX = segment_group_max(BYTES);
+  constexpr size_t WARP_MAX = segment_warp_max(BYTES);
   constexpr int WARPS = BLOCK / 32;
   __shared__ A scratch[32];
   __shared__ unsigned int big[WARPS];
@@ -1716,7 +1719,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t base = offsets.at(0), stop = offsets.at(count);
   const size_t n = stop > base ? stop - base : 0;
   size_t chunk = ceil_div(n, gridDim.x);
-  chunk = offsets.round_chunk(chunk > segment_chunk_min(sizeof(T)) ? chunk : segment_chunk_min(sizeof(T)));
+  chunk = offsets.round_chunk(chunk > segment_chunk_min(BYTES) ? chunk : segment_chunk_min(BYTES));
   const size_t active = n ? ceil_div(n, chunk) : 1;
   const size_t b = blockIdx.x;
   if (b >= active)
@@ -1766,7 +1769,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   }
   /* thread-sized pieces (empty segments too), then lane groups, warps and
    * the block, each pass only when the one before saw longer segments */
-  constexpr int PER = segment_per_lane(sizeof(T));
+  constexpr int PER = segment_per_lane(BYTES);
   bool block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, 4>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
   if (block_sized)
     block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, 4>(in, offsets, out, s_begin, s_end,

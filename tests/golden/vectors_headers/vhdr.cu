@@ -118,8 +118,8 @@ extern "C" size_t vhdr_psum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vhdr_psum_enqueue(const Particle *d_in, size_t n, Particle *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t vhdr_psum_enqueue(const Particle *d_in, size_t n, Particle *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vhdr_psum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Particle) != 0 || (uintptr_t)d_out % alignof(Particle) != 0)
@@ -184,8 +184,8 @@ extern "C" size_t vhdr_moments_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vhdr_moments_enqueue(const float4 *d_in, size_t n, Moments *d_out, void *d_temp, size_t temp_bytes,
-                                     cudaStream_t stream, bool keep_error) {
+static cudaError_t vhdr_moments_enqueue(const float4 *d_in, size_t n, Moments *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vhdr_moments_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float4) != 0 || (uintptr_t)d_out % alignof(Moments) != 0)
