@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 dir=$1
 rm -rf "$dir" && mkdir -p "$dir"
 ./gpugen -o "$dir/gputest" tests/gpu/gputest.json
-for m in r_signed r_unsigned r_floats r_structs r_user r_vectors r_seg r_seg_user r_multi; do
+for m in r_signed r_unsigned r_floats r_structs r_user r_vectors r_seg r_seg_user r_multi r_params; do
   (cd tests/gpu/reduce && ../../../gpugen -o "$OLDPWD/$dir/reduce/$m" "$m.json")
 done
 ./gpugen -o "$dir/demo" specs/mytypes.json

@@ -24,6 +24,8 @@ check memcheck-device compute-sanitizer --tool memcheck --error-exitcode 99 "$bu
 [ "${SANITIZE:-1}" = 0 ] ||
   check memcheck-multi compute-sanitizer --tool memcheck --error-exitcode 99 "$build/reduce/test_multi" --small
 [ "${SANITIZE:-1}" = 0 ] ||
+  check memcheck-params compute-sanitizer --tool memcheck --error-exitcode 99 "$build/reduce/test_params" --small
+[ "${SANITIZE:-1}" = 0 ] ||
   check racecheck-segmented compute-sanitizer --tool racecheck --error-exitcode 99 "$build/reduce/test_segmented" --small
 # SANITIZE=0 leaves out the compute-sanitizer runs of the reductions (the longest part)
 [ "${SANITIZE:-1}" = 0 ] || check sanitize env BUILD="$build/sanitize" tests/gpu/sanitize.sh "$dir/reduce"
