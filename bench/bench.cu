@@ -5,6 +5,7 @@
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
 #include <cctype>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +49,15 @@ struct Short3Add {
   }
 };
 
+// CUB's way to an argmin under a custom order: Reduce over
+// ArgIndexInputIterator's {index, value} pairs, as its custom_type_t tests do.
+typedef cub::KeyValuePair<long long, Custom> CustomPair;
+struct CustomArgMin {
+  __device__ CustomPair operator()(const CustomPair &a, const CustomPair &b) const {
+    return custom_before(b.value, b.key, a.value, a.key) ? b : a;
+  }
+};
+
 // ---- the read ceiling: stream the same bytes with 16-byte loads -----------
 __global__ void read_ceiling(const int4 *__restrict__ p, size_t n4, int *sink) {
   int4 acc = make_int4(0, 0, 0, 0);
@@ -86,6 +96,7 @@ __device__ void make(float &v, size_t i) { v = (float)(hash32(i) >> 8) * (1.0f /
 __device__ void make(double &v, size_t i) { v = (double)(hash32(i) >> 8) * (1.0 / 16777216.0); }
 __device__ void make(Float3 &v, size_t i) { make(v.x, 3 * i), make(v.y, 3 * i + 1), make(v.z, 3 * i + 2); }
 __device__ void make(float4 &v, size_t i) { make(v.x, 4 * i), make(v.y, 4 * i + 1), make(v.z, 4 * i + 2), make(v.w, 4 * i + 3); }
+__device__ void make(Custom &v, size_t i) { v.key = (long long)(hash32(2 * i) % 2000001) - 1000000, v.val = hash32(2 * i + 1); }
 __device__ void make(Short3 &v, size_t i) {
   v.a = (short)(hash32(3 * i) % 7), v.b = (short)(hash32(3 * i + 1) % 7), v.c = (short)(hash32(3 * i + 2) % 7);
 }
@@ -315,6 +326,23 @@ int main(int argc, char **argv) {
       [&](bench_fargmax_result a, bench_fargmax_result b) {
         long long idx = fetch(d_index);
         return a.value == b.value && a.index == idx;
+      },
+      true);
+  // an indexed fold over a 16-byte struct: CUB pairs each element with its index
+  CustomPair *d_pair;
+  CUDA_CHECK(cudaMalloc(&d_pair, sizeof(CustomPair)));
+  run<Custom, CustomArg>("argmin16",
+      [&](const Custom *in, size_t n, CustomArg *o) { return bench_absmin(in, n, o, d_temp, tb, s); },
+      [&](const Custom *in, size_t n, CustomArg *) {
+        size_t t = tb;
+        cub::ArgIndexInputIterator<const Custom *, long long> it(in);
+        const CustomPair none(LLONG_MAX, Custom{LLONG_MAX, 0});
+        return cub::DeviceReduce::Reduce(d_temp, t, it, d_pair, (long long)n, CustomArgMin{}, none, s);
+      },
+      [&](CustomArg a, CustomArg) {
+        CustomPair c;
+        CUDA_CHECK(cudaMemcpy(&c, d_pair, sizeof c, cudaMemcpyDeviceToHost));
+        return a.index == c.key && a.value.key == c.value.key && a.value.val == c.value.val;
       },
       true);
   run<int, MaxSub>("maxsub", [&](const int *in, size_t n, MaxSub *o) { return bench_maxsub(in, n, o, d_temp, tb, s); },

@@ -13,6 +13,9 @@ typedef struct Welford { float n, mean, m2; } Welford;
 typedef struct Float3 { float x, y, z; } Float3;
 typedef struct Short3 { short a, b, c; } Short3;
 typedef struct MaxSub { long long sum, best_prefix, best_suffix, best; } MaxSub;
+/* CUB's custom_type_t shape (16 bytes); argmin by |key| (CUB's abs_less), ties to the lower index */
+typedef struct Custom { long long key, val; } Custom;
+typedef struct CustomArg { Custom value; long long index; } CustomArg;
 
 static inline HD SumSq sumsq_fold(SumSq a, int x) {
   a.sum += x;
@@ -64,4 +67,25 @@ static inline HD MaxSub maxsub_fold(MaxSub a, int x) {
   a.best = bench_max(a.best, a.best_suffix);
   return a;
 }
+
+static inline HD long long bench_abs(long long v) { return v < 0 ? -v : v; }
+/* whether (a at ia) comes before (b at ib): the lower |key|, then the lower index */
+static inline HD int custom_before(Custom a, long long ia, Custom b, long long ib) {
+  return bench_abs(a.key) != bench_abs(b.key) ? bench_abs(a.key) < bench_abs(b.key) : ia < ib;
+}
+/* an indexed fold: the input does not carry its own index */
+static inline HD CustomArg absmin_fold(CustomArg a, Custom x, long long i) {
+  if (a.index >= 0 && !custom_before(x, i, a.value, a.index))
+    return a;
+  CustomArg r;
+  r.value = x;
+  r.index = i;
+  return r;
+}
+static inline HD CustomArg absmin_combine(CustomArg a, CustomArg b) {
+  if (b.index < 0)
+    return a;
+  return a.index < 0 || custom_before(b.value, b.index, a.value, a.index) ? b : a;
+}
+
 #endif

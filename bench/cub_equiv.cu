@@ -53,3 +53,23 @@ extern "C" cudaError_t cub_fargmax(const float *in, size_t n, float *value, long
                                    cudaStream_t s) {
   return cub::DeviceReduce::ArgMax(temp, *bytes, in, value, index, (long long)n, s);
 }
+struct Float4Add {
+  __device__ float4 operator()(const float4 &a, const float4 &b) const {
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+  }
+};
+extern "C" cudaError_t cub_f4sum(const float4 *in, size_t n, float4 *out, void *temp, size_t *bytes, cudaStream_t s) {
+  return cub::DeviceReduce::Reduce(temp, *bytes, in, out, (long long)n, Float4Add{}, make_float4(0, 0, 0, 0), s);
+}
+typedef cub::KeyValuePair<long long, Custom> CustomPair;
+struct CustomArgMin {
+  __device__ CustomPair operator()(const CustomPair &a, const CustomPair &b) const {
+    return custom_before(b.value, b.key, a.value, a.key) ? b : a;
+  }
+};
+extern "C" cudaError_t cub_absmin(const Custom *in, size_t n, CustomPair *out, void *temp, size_t *bytes,
+                                  cudaStream_t s) {
+  cub::ArgIndexInputIterator<const Custom *, long long> it(in);
+  return cub::DeviceReduce::Reduce(temp, *bytes, it, out, (long long)n, CustomArgMin{},
+                                   CustomPair(0x7fffffffffffffffLL, Custom{0x7fffffffffffffffLL, 0}), s);
+}
