@@ -49,6 +49,12 @@ struct Short3Add {
   }
 };
 
+// A functor with a member, CUB's form of run-time parameters.
+struct IsAbove {
+  float limit;
+  __device__ unsigned long long operator()(float x) const { return x > limit; }
+};
+
 // CUB's way to an argmin under a custom order: Reduce over
 // ArgIndexInputIterator's {index, value} pairs, as its custom_type_t tests do.
 typedef cub::KeyValuePair<long long, Custom> CustomPair;
@@ -345,6 +351,16 @@ int main(int argc, char **argv) {
         return a.index == c.key && a.value.key == c.value.key && a.value.val == c.value.val;
       },
       true);
+  // run-time params: the threshold travels with the call, as a CUB functor's member does
+  const Threshold half = {0.5f};
+  run<float, unsigned long long>("above",
+      [&](const float *in, size_t n, unsigned long long *o) { return bench_above(in, n, &half, o, d_temp, tb, s); },
+      [&](const float *in, size_t n, unsigned long long *o) {
+        size_t t = tb;
+        return cub::DeviceReduce::TransformReduce(d_temp, t, in, o, (long long)n, cuda::std::plus<unsigned long long>{},
+                                                  IsAbove{half.limit}, 0ULL, s);
+      },
+      exact, true);
   run<int, MaxSub>("maxsub", [&](const int *in, size_t n, MaxSub *o) { return bench_maxsub(in, n, o, d_temp, tb, s); },
       [&](const int *, size_t, MaxSub *) { return cudaSuccess; }, exact, false);
   std::fclose(csv);

@@ -16,6 +16,8 @@ typedef struct MaxSub { long long sum, best_prefix, best_suffix, best; } MaxSub;
 /* CUB's custom_type_t shape (16 bytes); argmin by |key| (CUB's abs_less), ties to the lower index */
 typedef struct Custom { long long key, val; } Custom;
 typedef struct CustomArg { Custom value; long long index; } CustomArg;
+/* run-time params: how many elements exceed limit (a CUB functor with a member) */
+typedef struct Threshold { float limit; } Threshold;
 
 static inline HD SumSq sumsq_fold(SumSq a, int x) {
   a.sum += x;
@@ -87,5 +89,8 @@ static inline HD CustomArg absmin_combine(CustomArg a, CustomArg b) {
     return a;
   return a.index < 0 || custom_before(b.value, b.index, a.value, a.index) ? b : a;
 }
+
+static inline HD unsigned long long above_fold(unsigned long long a, float x, Threshold t) { return a + (x > t.limit); }
+static inline HD unsigned long long count_combine(unsigned long long a, unsigned long long b) { return a + b; }
 
 #endif

@@ -4,6 +4,7 @@
 // CUB cannot do the ordered max-subarray reduction, so it is left out here
 // (the gpugen module keeps it: the comparison favours CUB).
 #include <cub/cub.cuh>
+#include <cuda/std/functional>
 #include "bench_ops.h"
 
 struct ToSumSq {
@@ -72,4 +73,13 @@ extern "C" cudaError_t cub_absmin(const Custom *in, size_t n, CustomPair *out, v
   cub::ArgIndexInputIterator<const Custom *, long long> it(in);
   return cub::DeviceReduce::Reduce(temp, *bytes, it, out, (long long)n, CustomArgMin{},
                                    CustomPair(0x7fffffffffffffffLL, Custom{0x7fffffffffffffffLL, 0}), s);
+}
+struct IsAbove {
+  float limit;
+  __device__ unsigned long long operator()(float x) const { return x > limit; }
+};
+extern "C" cudaError_t cub_above(const float *in, size_t n, const Threshold *t, unsigned long long *out, void *temp,
+                                 size_t *bytes, cudaStream_t s) {
+  return cub::DeviceReduce::TransformReduce(temp, *bytes, in, out, (long long)n, cuda::std::plus<unsigned long long>{},
+                                            IsAbove{t->limit}, 0ULL, s);
 }

@@ -186,7 +186,7 @@ def largest(case):
 
 
 checks = []
-commutative = [c for c in ["int32", "float", "double", "sumsq", "welford", "struct12", "struct6", "float4", "argmax", "argmin16"] if c in cases]
+commutative = [c for c in ["int32", "float", "double", "sumsq", "welford", "struct12", "struct6", "float4", "argmax", "argmin16", "above"] if c in cases]
 for case in commutative:
     big = [k[1] for k in figures if k[0] == case and k[1] >= 1 << 26]
     if not big:
