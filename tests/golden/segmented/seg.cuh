@@ -800,8 +800,11 @@ __host__ __device__ constexpr unsigned int present_lanes(int threads, int warp) 
  * `rank` is the caller's place in a block of `threads`, and scratch holds
  * 32 values. ANY_SHAPE: any count up to 1024, a partial last warp reducing
  * only its own lanes; without it the warps are full and the shuffles name
- * a constant mask (a variable one costs a warp sync per step). */
-template <class Op, bool ANY_SHAPE>
+ * a constant mask (a variable one costs a warp sync per step). BROADCAST:
+ * every thread returns the result, through scratch[32] (33 values): the
+ * closing barrier serves both, since the next call writes scratch[w] only
+ * after warp 0 has read it and scratch[32] only after its first barrier. */
+template <class Op, bool ANY_SHAPE, bool BROADCAST = false>
 __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op::acc_type v,
                                                                      typename Op::acc_type *scratch, int valid,
                                                                      unsigned int rank, int threads) {
@@ -815,9 +818,11 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
   if (warp == 0) {
     v = lane < warps ? scratch[lane] : Op::identity();
     v = warp_reduce_lanes<Op, true, 32>(v, lane, warps, ANY_SHAPE ? present_lanes(threads, 0) : 0xffffffffu);
+    if (BROADCAST && lane == 0)
+      scratch[32] = v;
   }
   __syncthreads(); /* scratch may be reused right after */
-  return v;
+  return BROADCAST ? scratch[32] : v;
 }
 
 /* The kernels' form: a 1-D block whose size is a multiple of 32. */
@@ -876,14 +881,8 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
 template <class Op>
 __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
   __shared__ typename Op::acc_type scratch[33];
-  const int threads = block_threads(), rank = block_rank();
-  v = block_reduce_ranked<Op, true>(v, scratch, valid < threads ? valid : threads, rank, threads);
-  if (rank == 0)
-    scratch[32] = v;
-  __syncthreads();
-  v = scratch[32];
-  __syncthreads(); /* scratch may be reused right after */
-  return v;
+  const int threads = block_threads();
+  return block_reduce_ranked<Op, true, true>(v, scratch, valid < threads ? valid : threads, block_rank(), threads);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
