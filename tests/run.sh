@@ -352,6 +352,20 @@ suite_compile() {
     fail "compile nccl: link and run" "$log"
   fi
 
+  # A logical warp whose width is not a power of two from 1 to 32 stops the
+  # compilation with one message (docs/emitted.md, "For your own kernels").
+  out=$WORK/compile/r_user/out
+  for width in 7 9 0 64; do
+    log=$(printf '#include "r_user.cuh"\n__global__ void k(Hash *p) { p[threadIdx.x] = r_user_polyhash_warp<%d>(p[threadIdx.x]); }\n' "$width" |
+      nvcc -std=c++17 -x cu -I"$out" -Itests/gpu/reduce -c -o /dev/null - 2>&1)
+    if [ $? -ne 0 ] && [ "$(printf '%s' "$log" | grep -c 'error:')" = 1 ] &&
+       printf '%s' "$log" | grep -q "gpugen: a logical warp's width must be a power of two from 1 to 32"; then
+      ok "compile warp width $width: refused by a static_assert with its message"
+    else
+      fail "compile warp width $width: not refused as documented" "$log"
+    fi
+  done
+
   # The static_asserts are the second line of defence: a header edited after
   # generation (libclang checked the old one) fails to compile.
   mkdir -p "$WORK/mismatch"

@@ -28,3 +28,20 @@ __global__ void ldg_$id(const $type *__restrict__ in, $type *out) {
 }
 K
 done
+# Every reduction's pieces for the user's own kernels, in each of their
+# forms (docs/emitted.md, "For your own kernels").
+sed -n 's/^__device__ __forceinline__ \(.*\) \([A-Za-z0-9_]*\)_identity() {.*/\1|\2/p' "$cuh" | while IFS='|' read -r acc r; do
+  cat <<K
+__global__ void pieces_$r(const $acc *in, $acc *out, int valid) {
+  const $acc v = in[threadIdx.x];
+  const $acc items[3] = {v, in[threadIdx.x + 32], ${r}_identity()};
+  out[threadIdx.x] = ${r}_warp(v);
+  out[threadIdx.x + 32] = ${r}_warp<8>(v);
+  out[threadIdx.x + 64] = ${r}_warp<1>(v, valid);
+  out[threadIdx.x + 96] = ${r}_warp<16>(items);
+  out[threadIdx.x + 128] = ${r}_block(v);
+  out[threadIdx.x + 160] = ${r}_block(v, valid);
+  out[threadIdx.x + 192] = ${r}_block(items);
+}
+K
+done

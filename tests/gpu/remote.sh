@@ -27,6 +27,11 @@ check memcheck-device compute-sanitizer --tool memcheck --error-exitcode 99 "$bu
   check memcheck-params compute-sanitizer --tool memcheck --error-exitcode 99 "$build/reduce/test_params" --small
 [ "${SANITIZE:-1}" = 0 ] ||
   check racecheck-segmented compute-sanitizer --tool racecheck --error-exitcode 99 "$build/reduce/test_segmented" --small
+# the device API's pieces in every shape: shared scratch and partial warps
+[ "${SANITIZE:-1}" = 0 ] ||
+  check racecheck-shapes compute-sanitizer --tool racecheck --error-exitcode 99 "$build/reduce/test_shapes" --only r_user_polyhash
+[ "${SANITIZE:-1}" = 0 ] ||
+  check synccheck-shapes compute-sanitizer --tool synccheck --error-exitcode 99 "$build/reduce/test_shapes" --only r_user_polyhash
 # SANITIZE=0 leaves out the compute-sanitizer runs of the reductions (the longest part)
 [ "${SANITIZE:-1}" = 0 ] || check sanitize env BUILD="$build/sanitize" tests/gpu/sanitize.sh "$dir/reduce"
 check sass sh tests/gpu/sass_words.sh "$dir/gputest/exercise.cu" sm_90

@@ -770,37 +770,121 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
  * divides 0 by the summed counts, and a zero dividend takes the IEEE
  * division's slow path. Bounding the merges of a few partials took 2 to
  * 3 us off Welford at 2^14 to 2^20 on an H100. The ordered hot loop calls
- * it unbounded, without the extra test. */
-template <class Op, bool BOUNDED = false, int WIDTH = 32>
-__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
-  const int lane = threadIdx.x & (WIDTH - 1);
+ * it unbounded, without the extra test. `lane` is the caller's place in its
+ * group and `mask` names the lanes that take part (a block's partial last
+ * warp has fewer than 32; their values past `valid` are never read into a
+ * result). */
+template <class Op, bool BOUNDED, int WIDTH>
+__device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::acc_type v, int lane, int valid,
+                                                                   unsigned int mask) {
 #pragma unroll
   for (int offset = 1; offset < WIDTH; offset *= 2) {
-    typename Op::acc_type other = shfl_down_sync(0xffffffffu, v, offset, WIDTH);
+    typename Op::acc_type other = shfl_down_sync(mask, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
   }
   return v;
 }
 
-/* Reduces the values of threads [0, valid) in thread order; thread 0 ends
- * with the result. Needs blockDim.x to be a multiple of 32 and scratch for
- * 32 values. */
-template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
-                                                              int valid) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (valid + 31) >> 5;
+/* The same for the kernels' 1-D blocks, whose warps are full. */
+template <class Op, bool BOUNDED = false, int WIDTH = 32>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
+  return warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
+}
+
+/* The lanes of warp `warp` that exist in a block of `threads`. */
+__host__ __device__ constexpr unsigned int present_lanes(int threads, int warp) {
+  return threads - 32 * warp >= 32 ? 0xffffffffu : (1u << (threads - 32 * warp)) - 1;
+}
+
+/* Reduces the values of threads [0, valid) in thread order, valid <=
+ * threads; thread 0 ends with the result (the identity when valid <= 0).
+ * `rank` is the caller's place in a block of `threads`, and scratch holds
+ * 32 values. ANY_SHAPE: any count up to 1024, a partial last warp reducing
+ * only its own lanes; without it the warps are full and the shuffles name
+ * a constant mask (a variable one costs a warp sync per step). BROADCAST:
+ * every thread returns the result, through scratch[32] (33 values): the
+ * closing barrier serves both, since the next call writes scratch[w] only
+ * after warp 0 has read it and scratch[32] only after its first barrier. */
+template <class Op, bool ANY_SHAPE, bool BROADCAST = false>
+__device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op::acc_type v,
+                                                                     typename Op::acc_type *scratch, int valid,
+                                                                     unsigned int rank, int threads) {
+  const int lane = rank & 31, warp = rank >> 5, warps = (valid + 31) >> 5;
   const int in_warp = valid - 32 * warp;
-  v = warp_reduce<Op, true>(v, in_warp < 32 ? in_warp : 32);
+  v = warp_reduce_lanes<Op, true, 32>(v, lane, in_warp < 32 ? in_warp : 32,
+                                      ANY_SHAPE ? present_lanes(threads, warp) : 0xffffffffu);
   if (lane == 0)
     scratch[warp] = v;
   __syncthreads();
   if (warp == 0) {
     v = lane < warps ? scratch[lane] : Op::identity();
-    v = warp_reduce<Op, true>(v, warps);
+    v = warp_reduce_lanes<Op, true, 32>(v, lane, warps, ANY_SHAPE ? present_lanes(threads, 0) : 0xffffffffu);
+    if (BROADCAST && lane == 0)
+      scratch[32] = v;
   }
   __syncthreads(); /* scratch may be reused right after */
-  return v;
+  return BROADCAST ? scratch[32] : v;
+}
+
+/* The kernels' form: a 1-D block whose size is a multiple of 32. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
+                                                              int valid) {
+  return block_reduce_ranked<Op, false>(v, scratch, valid, threadIdx.x, blockDim.x);
+}
+
+/* ---- the pieces for the user's own kernels (M_R_warp, M_R_block) ---- */
+
+/* The caller's lane in its hardware warp (in a 2-D or 3-D block,
+ * threadIdx.x & 31 is not it). */
+__device__ __forceinline__ int lane_id() {
+  unsigned int lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return (int)lane;
+}
+
+/* The caller's place in its block, x fastest, then y, then z (the order in
+ * which the hardware fills warps, and CUB's), and the block's size. */
+__device__ __forceinline__ int block_rank() {
+  return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+__device__ __forceinline__ int block_threads() { return (int)(blockDim.x * blockDim.y * blockDim.z); }
+
+/* A thread's items, combined from first to last. */
+template <class Op, int N>
+__device__ __forceinline__ typename Op::acc_type thread_reduce(const typename Op::acc_type (&items)[N]) {
+  typename Op::acc_type r = items[0];
+#pragma unroll
+  for (int i = 1; i < N; ++i)
+    r = Op::combine(r, items[i]);
+  return r;
+}
+
+/* Reduces v over each logical warp of WIDTH consecutive lanes, in lane
+ * order; every lane of the group gets the group's result. BOUNDED: only the
+ * group's lanes [0, valid) count (the identity when valid <= 0). */
+template <class Op, int WIDTH, bool BOUNDED>
+__device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_type v, int valid) {
+  constexpr bool power_of_two = WIDTH >= 1 && WIDTH <= 32 && (WIDTH & (WIDTH - 1)) == 0;
+  static_assert(power_of_two, "gpugen: a logical warp's width must be a power of two from 1 to 32");
+  constexpr int G = power_of_two ? WIDTH : 32; /* one error for a wrong width, not several */
+  const int lane = lane_id();
+  const unsigned int mask = (0xffffffffu >> (32 - G)) << (lane & ~(G - 1)); /* the group's lanes */
+  v = warp_reduce_lanes<Op, BOUNDED, G>(v, lane & (G - 1), valid, mask);
+  if constexpr (G > 1)
+    v = shfl_sync(mask, v, 0, G);
+  return BOUNDED && valid <= 0 ? Op::identity() : v;
+}
+
+/* Reduces v over the block's threads [0, valid) in rank order (block_rank);
+ * every thread gets the result. Any block shape up to 1024 threads; 33
+ * values of static shared memory per operator. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
+  __shared__ typename Op::acc_type scratch[33];
+  const int threads = block_threads();
+  return block_reduce_ranked<Op, true, true>(v, scratch, valid < threads ? valid : threads, block_rank(), threads);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
@@ -1747,130 +1831,196 @@ struct variance_op {
 
 } // namespace seg
 
-/* total: for the user's own kernels (docs/emitted.md). */
+/* total: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
 __device__ __forceinline__ long long seg_total_identity() { return seg::detail::total_op::identity(); }
-/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
-__device__ __forceinline__ long long seg_total_warp(long long v) {
-  v = seg::detail::warp_reduce<seg::detail::total_op>(v);
-  return seg::shfl_sync(0xffffffffu, v, 0);
+/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
+ * whole warp, by default) in lane order; every lane of the group calls it
+ * and gets the group's result. */
+template <int WIDTH = 32> __device__ __forceinline__ long long seg_total_warp(long long v) {
+  return seg::detail::warp_piece<seg::detail::total_op, WIDTH, false>(v, WIDTH);
 }
-/* Reduces v over the block in thread order; blockDim.x must be a multiple of
- * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
- * bytes of static shared memory. */
+/* The same over the group's lanes [0, valid_items) only: the others' v is
+ * never combined. */
+template <int WIDTH = 32> __device__ __forceinline__ long long seg_total_warp(long long v, int valid_items) {
+  return seg::detail::warp_piece<seg::detail::total_op, WIDTH, true>(v, valid_items);
+}
+/* Each lane's N items in order, lane after lane. */
+template <int WIDTH = 32, int N> __device__ __forceinline__ long long seg_total_warp(const long long (&items)[N]) {
+  return seg::detail::warp_piece<seg::detail::total_op, WIDTH, false>(seg::detail::thread_reduce<seg::detail::total_op>(items), WIDTH);
+}
+/* Reduces v over the block in thread order (x fastest, then y, then z), any
+ * shape up to 1024 threads; every thread calls it and gets the result.
+ * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ long long seg_total_block(long long v) {
-  __shared__ long long scratch[33];
-  v = seg::detail::block_reduce<seg::detail::total_op>(v, scratch, (int)blockDim.x);
-  if (threadIdx.x == 0)
-    scratch[32] = v;
-  __syncthreads();
-  v = scratch[32];
-  __syncthreads();
-  return v;
+  return seg::detail::block_piece<seg::detail::total_op>(v, seg::detail::block_threads());
+}
+/* The same over threads [0, valid_items) only. */
+__device__ __forceinline__ long long seg_total_block(long long v, int valid_items) {
+  return seg::detail::block_piece<seg::detail::total_op>(v, valid_items);
+}
+/* Each thread's N items in order, thread after thread. */
+template <int N> __device__ __forceinline__ long long seg_total_block(const long long (&items)[N]) {
+  return seg::detail::block_piece<seg::detail::total_op>(seg::detail::thread_reduce<seg::detail::total_op>(items), seg::detail::block_threads());
 }
 
-/* best: for the user's own kernels (docs/emitted.md). */
+/* best: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
 __device__ __forceinline__ seg_best_result seg_best_identity() { return seg::detail::best_op::identity(); }
-/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
-__device__ __forceinline__ seg_best_result seg_best_warp(seg_best_result v) {
-  v = seg::detail::warp_reduce<seg::detail::best_op>(v);
-  return seg::shfl_sync(0xffffffffu, v, 0);
+/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
+ * whole warp, by default) in lane order; every lane of the group calls it
+ * and gets the group's result. */
+template <int WIDTH = 32> __device__ __forceinline__ seg_best_result seg_best_warp(seg_best_result v) {
+  return seg::detail::warp_piece<seg::detail::best_op, WIDTH, false>(v, WIDTH);
 }
-/* Reduces v over the block in thread order; blockDim.x must be a multiple of
- * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
- * bytes of static shared memory. */
+/* The same over the group's lanes [0, valid_items) only: the others' v is
+ * never combined. */
+template <int WIDTH = 32> __device__ __forceinline__ seg_best_result seg_best_warp(seg_best_result v, int valid_items) {
+  return seg::detail::warp_piece<seg::detail::best_op, WIDTH, true>(v, valid_items);
+}
+/* Each lane's N items in order, lane after lane. */
+template <int WIDTH = 32, int N> __device__ __forceinline__ seg_best_result seg_best_warp(const seg_best_result (&items)[N]) {
+  return seg::detail::warp_piece<seg::detail::best_op, WIDTH, false>(seg::detail::thread_reduce<seg::detail::best_op>(items), WIDTH);
+}
+/* Reduces v over the block in thread order (x fastest, then y, then z), any
+ * shape up to 1024 threads; every thread calls it and gets the result.
+ * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ seg_best_result seg_best_block(seg_best_result v) {
-  __shared__ seg_best_result scratch[33];
-  v = seg::detail::block_reduce<seg::detail::best_op>(v, scratch, (int)blockDim.x);
-  if (threadIdx.x == 0)
-    scratch[32] = v;
-  __syncthreads();
-  v = scratch[32];
-  __syncthreads();
-  return v;
+  return seg::detail::block_piece<seg::detail::best_op>(v, seg::detail::block_threads());
+}
+/* The same over threads [0, valid_items) only. */
+__device__ __forceinline__ seg_best_result seg_best_block(seg_best_result v, int valid_items) {
+  return seg::detail::block_piece<seg::detail::best_op>(v, valid_items);
+}
+/* Each thread's N items in order, thread after thread. */
+template <int N> __device__ __forceinline__ seg_best_result seg_best_block(const seg_best_result (&items)[N]) {
+  return seg::detail::block_piece<seg::detail::best_op>(seg::detail::thread_reduce<seg::detail::best_op>(items), seg::detail::block_threads());
 }
 
-/* lo: for the user's own kernels (docs/emitted.md). */
+/* lo: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
 __device__ __forceinline__ Welford seg_lo_identity() { return seg::detail::lo_op::identity(); }
-/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
-__device__ __forceinline__ Welford seg_lo_warp(Welford v) {
-  v = seg::detail::warp_reduce<seg::detail::lo_op>(v);
-  return seg::shfl_sync(0xffffffffu, v, 0);
+/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
+ * whole warp, by default) in lane order; every lane of the group calls it
+ * and gets the group's result. */
+template <int WIDTH = 32> __device__ __forceinline__ Welford seg_lo_warp(Welford v) {
+  return seg::detail::warp_piece<seg::detail::lo_op, WIDTH, false>(v, WIDTH);
 }
-/* Reduces v over the block in thread order; blockDim.x must be a multiple of
- * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
- * bytes of static shared memory. */
+/* The same over the group's lanes [0, valid_items) only: the others' v is
+ * never combined. */
+template <int WIDTH = 32> __device__ __forceinline__ Welford seg_lo_warp(Welford v, int valid_items) {
+  return seg::detail::warp_piece<seg::detail::lo_op, WIDTH, true>(v, valid_items);
+}
+/* Each lane's N items in order, lane after lane. */
+template <int WIDTH = 32, int N> __device__ __forceinline__ Welford seg_lo_warp(const Welford (&items)[N]) {
+  return seg::detail::warp_piece<seg::detail::lo_op, WIDTH, false>(seg::detail::thread_reduce<seg::detail::lo_op>(items), WIDTH);
+}
+/* Reduces v over the block in thread order (x fastest, then y, then z), any
+ * shape up to 1024 threads; every thread calls it and gets the result.
+ * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Welford seg_lo_block(Welford v) {
-  __shared__ Welford scratch[33];
-  v = seg::detail::block_reduce<seg::detail::lo_op>(v, scratch, (int)blockDim.x);
-  if (threadIdx.x == 0)
-    scratch[32] = v;
-  __syncthreads();
-  v = scratch[32];
-  __syncthreads();
-  return v;
+  return seg::detail::block_piece<seg::detail::lo_op>(v, seg::detail::block_threads());
+}
+/* The same over threads [0, valid_items) only. */
+__device__ __forceinline__ Welford seg_lo_block(Welford v, int valid_items) {
+  return seg::detail::block_piece<seg::detail::lo_op>(v, valid_items);
+}
+/* Each thread's N items in order, thread after thread. */
+template <int N> __device__ __forceinline__ Welford seg_lo_block(const Welford (&items)[N]) {
+  return seg::detail::block_piece<seg::detail::lo_op>(seg::detail::thread_reduce<seg::detail::lo_op>(items), seg::detail::block_threads());
 }
 
-/* flat: for the user's own kernels (docs/emitted.md). */
+/* flat: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
 __device__ __forceinline__ int seg_flat_identity() { return seg::detail::flat_op::identity(); }
-/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
-__device__ __forceinline__ int seg_flat_warp(int v) {
-  v = seg::detail::warp_reduce<seg::detail::flat_op>(v);
-  return seg::shfl_sync(0xffffffffu, v, 0);
+/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
+ * whole warp, by default) in lane order; every lane of the group calls it
+ * and gets the group's result. */
+template <int WIDTH = 32> __device__ __forceinline__ int seg_flat_warp(int v) {
+  return seg::detail::warp_piece<seg::detail::flat_op, WIDTH, false>(v, WIDTH);
 }
-/* Reduces v over the block in thread order; blockDim.x must be a multiple of
- * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
- * bytes of static shared memory. */
+/* The same over the group's lanes [0, valid_items) only: the others' v is
+ * never combined. */
+template <int WIDTH = 32> __device__ __forceinline__ int seg_flat_warp(int v, int valid_items) {
+  return seg::detail::warp_piece<seg::detail::flat_op, WIDTH, true>(v, valid_items);
+}
+/* Each lane's N items in order, lane after lane. */
+template <int WIDTH = 32, int N> __device__ __forceinline__ int seg_flat_warp(const int (&items)[N]) {
+  return seg::detail::warp_piece<seg::detail::flat_op, WIDTH, false>(seg::detail::thread_reduce<seg::detail::flat_op>(items), WIDTH);
+}
+/* Reduces v over the block in thread order (x fastest, then y, then z), any
+ * shape up to 1024 threads; every thread calls it and gets the result.
+ * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ int seg_flat_block(int v) {
-  __shared__ int scratch[33];
-  v = seg::detail::block_reduce<seg::detail::flat_op>(v, scratch, (int)blockDim.x);
-  if (threadIdx.x == 0)
-    scratch[32] = v;
-  __syncthreads();
-  v = scratch[32];
-  __syncthreads();
-  return v;
+  return seg::detail::block_piece<seg::detail::flat_op>(v, seg::detail::block_threads());
+}
+/* The same over threads [0, valid_items) only. */
+__device__ __forceinline__ int seg_flat_block(int v, int valid_items) {
+  return seg::detail::block_piece<seg::detail::flat_op>(v, valid_items);
+}
+/* Each thread's N items in order, thread after thread. */
+template <int N> __device__ __forceinline__ int seg_flat_block(const int (&items)[N]) {
+  return seg::detail::block_piece<seg::detail::flat_op>(seg::detail::thread_reduce<seg::detail::flat_op>(items), seg::detail::block_threads());
 }
 
-/* maxsub: for the user's own kernels (docs/emitted.md). */
+/* maxsub: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
 __device__ __forceinline__ MaxSub seg_maxsub_identity() { return seg::detail::maxsub_op::identity(); }
-/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
-__device__ __forceinline__ MaxSub seg_maxsub_warp(MaxSub v) {
-  v = seg::detail::warp_reduce<seg::detail::maxsub_op>(v);
-  return seg::shfl_sync(0xffffffffu, v, 0);
+/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
+ * whole warp, by default) in lane order; every lane of the group calls it
+ * and gets the group's result. */
+template <int WIDTH = 32> __device__ __forceinline__ MaxSub seg_maxsub_warp(MaxSub v) {
+  return seg::detail::warp_piece<seg::detail::maxsub_op, WIDTH, false>(v, WIDTH);
 }
-/* Reduces v over the block in thread order; blockDim.x must be a multiple of
- * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
- * bytes of static shared memory. */
+/* The same over the group's lanes [0, valid_items) only: the others' v is
+ * never combined. */
+template <int WIDTH = 32> __device__ __forceinline__ MaxSub seg_maxsub_warp(MaxSub v, int valid_items) {
+  return seg::detail::warp_piece<seg::detail::maxsub_op, WIDTH, true>(v, valid_items);
+}
+/* Each lane's N items in order, lane after lane. */
+template <int WIDTH = 32, int N> __device__ __forceinline__ MaxSub seg_maxsub_warp(const MaxSub (&items)[N]) {
+  return seg::detail::warp_piece<seg::detail::maxsub_op, WIDTH, false>(seg::detail::thread_reduce<seg::detail::maxsub_op>(items), WIDTH);
+}
+/* Reduces v over the block in thread order (x fastest, then y, then z), any
+ * shape up to 1024 threads; every thread calls it and gets the result.
+ * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ MaxSub seg_maxsub_block(MaxSub v) {
-  __shared__ MaxSub scratch[33];
-  v = seg::detail::block_reduce<seg::detail::maxsub_op>(v, scratch, (int)blockDim.x);
-  if (threadIdx.x == 0)
-    scratch[32] = v;
-  __syncthreads();
-  v = scratch[32];
-  __syncthreads();
-  return v;
+  return seg::detail::block_piece<seg::detail::maxsub_op>(v, seg::detail::block_threads());
+}
+/* The same over threads [0, valid_items) only. */
+__device__ __forceinline__ MaxSub seg_maxsub_block(MaxSub v, int valid_items) {
+  return seg::detail::block_piece<seg::detail::maxsub_op>(v, valid_items);
+}
+/* Each thread's N items in order, thread after thread. */
+template <int N> __device__ __forceinline__ MaxSub seg_maxsub_block(const MaxSub (&items)[N]) {
+  return seg::detail::block_piece<seg::detail::maxsub_op>(seg::detail::thread_reduce<seg::detail::maxsub_op>(items), seg::detail::block_threads());
 }
 
-/* variance: for the user's own kernels (docs/emitted.md). */
+/* variance: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
 __device__ __forceinline__ Welford seg_variance_identity() { return seg::detail::variance_op::identity(); }
-/* Reduces v over the warp in lane order; all 32 lanes call it and get the result. */
-__device__ __forceinline__ Welford seg_variance_warp(Welford v) {
-  v = seg::detail::warp_reduce<seg::detail::variance_op>(v);
-  return seg::shfl_sync(0xffffffffu, v, 0);
+/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
+ * whole warp, by default) in lane order; every lane of the group calls it
+ * and gets the group's result. */
+template <int WIDTH = 32> __device__ __forceinline__ Welford seg_variance_warp(Welford v) {
+  return seg::detail::warp_piece<seg::detail::variance_op, WIDTH, false>(v, WIDTH);
 }
-/* Reduces v over the block in thread order; blockDim.x must be a multiple of
- * 32 and every thread calls it and gets the result. Uses 33 * sizeof(ACC)
- * bytes of static shared memory. */
+/* The same over the group's lanes [0, valid_items) only: the others' v is
+ * never combined. */
+template <int WIDTH = 32> __device__ __forceinline__ Welford seg_variance_warp(Welford v, int valid_items) {
+  return seg::detail::warp_piece<seg::detail::variance_op, WIDTH, true>(v, valid_items);
+}
+/* Each lane's N items in order, lane after lane. */
+template <int WIDTH = 32, int N> __device__ __forceinline__ Welford seg_variance_warp(const Welford (&items)[N]) {
+  return seg::detail::warp_piece<seg::detail::variance_op, WIDTH, false>(seg::detail::thread_reduce<seg::detail::variance_op>(items), WIDTH);
+}
+/* Reduces v over the block in thread order (x fastest, then y, then z), any
+ * shape up to 1024 threads; every thread calls it and gets the result.
+ * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Welford seg_variance_block(Welford v) {
-  __shared__ Welford scratch[33];
-  v = seg::detail::block_reduce<seg::detail::variance_op>(v, scratch, (int)blockDim.x);
-  if (threadIdx.x == 0)
-    scratch[32] = v;
-  __syncthreads();
-  v = scratch[32];
-  __syncthreads();
-  return v;
+  return seg::detail::block_piece<seg::detail::variance_op>(v, seg::detail::block_threads());
+}
+/* The same over threads [0, valid_items) only. */
+__device__ __forceinline__ Welford seg_variance_block(Welford v, int valid_items) {
+  return seg::detail::block_piece<seg::detail::variance_op>(v, valid_items);
+}
+/* Each thread's N items in order, thread after thread. */
+template <int N> __device__ __forceinline__ Welford seg_variance_block(const Welford (&items)[N]) {
+  return seg::detail::block_piece<seg::detail::variance_op>(seg::detail::thread_reduce<seg::detail::variance_op>(items), seg::detail::block_threads());
 }
 
 #endif /* GPUGEN_SEG_CUH */
