@@ -1107,8 +1107,16 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
 template <class Op>
 __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
   __shared__ typename Op::acc_type scratch[33];
-  const int threads = block_threads();
-  return block_reduce_ranked<Op, true, true>(v, scratch, valid < threads ? valid : threads, block_rank(), threads);
+  const int threads = block_threads(), rank = block_rank();
+  valid = valid < threads ? valid : threads;
+  if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers */
+    const unsigned int mask = present_lanes(threads, 0);
+    v = warp_reduce_lanes<Op, true, 32>(v, rank, valid, mask);
+    return valid > 0 ? shfl_sync(mask, v, 0) : Op::identity();
+  }
+  if (threads % 32 == 0) /* full warps: the shuffles name a constant mask */
+    return block_reduce_ranked<Op, false, true>(v, scratch, valid, rank, threads);
+  return block_reduce_ranked<Op, true, true>(v, scratch, valid, rank, threads);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
