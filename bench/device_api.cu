@@ -1,5 +1,6 @@
-// The block pieces for users' own kernels (bench_fsum_block, docs/emitted.md
-// "For your own kernels") against CUB's BlockReduce with the same shape as
+// The block pieces for users' own kernels (bench_fsum_block with the shape
+// read at run time and bench_fsum_block<BX, BY, BZ>, docs/emitted.md "For
+// your own kernels") against CUB's BlockReduce with the same shape as
 // template parameters, in one process. Each block makes a chain of dependent
 // calls (each result feeds the next call), so the figure is the latency of
 // one call; every thread needs the result, so CUB's side adds the broadcast
@@ -26,6 +27,16 @@ __global__ void gpugen_chain(float *out, int calls) {
   float v = (float)t;
   for (int i = 0; i < calls; i++)
     v = bench_fsum_block(v) * 1e-3f + (float)t;
+  if (t == 0)
+    out[blockIdx.x] = v;
+}
+
+// The shape as template arguments, as CUB takes it.
+template <int BX, int BY, int BZ> __global__ void gpugen_shaped_chain(float *out, int calls) {
+  const int t = rank_in_block();
+  float v = (float)t;
+  for (int i = 0; i < calls; i++)
+    v = bench_fsum_block<BX, BY, BZ>(v) * 1e-3f + (float)t;
   if (t == 0)
     out[blockIdx.x] = v;
 }
@@ -72,9 +83,10 @@ template <int BX, int BY, int BZ> static void shape(int calls, float *out, int s
   const dim3 block(BX, BY, BZ);
   const int threads = BX * BY * BZ, grid = sms * (threads >= 512 ? 2 : 8);
   double g = us_per_call(gpugen_chain, block, grid, calls, out);
+  double f = us_per_call(gpugen_shaped_chain<BX, BY, BZ>, block, grid, calls, out);
   double c = us_per_call(cub_chain<BX, BY, BZ>, block, grid, calls, out);
-  std::printf("%4dx%-3dx%-3d %5d threads  gpugen %7.4f us/call  CUB %7.4f us/call  t/t_cub %5.2fx\n", BX, BY, BZ,
-              threads, g, c, g / c);
+  std::printf("%4dx%-3dx%-3d %5d threads  gpugen %7.4f  gpugen<BX,BY,BZ> %7.4f  CUB %7.4f us/call  t/t_cub %5.2fx, "
+              "shaped %5.2fx\n", BX, BY, BZ, threads, g, f, c, g / c, f / c);
 }
 
 int main(int argc, char **argv) {

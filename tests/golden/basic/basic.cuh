@@ -1101,13 +1101,14 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
   return BOUNDED && valid <= 0 ? Op::identity() : v;
 }
 
-/* Reduces v over the block's threads [0, valid) in rank order (block_rank);
- * every thread gets the result. Any block shape up to 1024 threads; 33
- * values of static shared memory per operator. */
+/* Reduces v over the block's threads [0, valid) in rank order; every
+ * thread gets the result. Any block shape up to 1024 threads, given as the
+ * caller's rank and the block's size (block_rank and block_threads, or
+ * constants when the shape is known at compile time, which then fold the
+ * branches and masks away); 33 values of static shared memory per operator. */
 template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
+__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid, int rank, int threads) {
   __shared__ typename Op::acc_type scratch[33];
-  const int threads = block_threads(), rank = block_rank();
   valid = valid < threads ? valid : threads;
   if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers */
     const unsigned int mask = present_lanes(threads, 0);
@@ -1117,6 +1118,14 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
   if (threads % 32 == 0) /* full warps: the shuffles name a constant mask */
     return block_reduce_ranked<Op, false, true>(v, scratch, valid, rank, threads);
   return block_reduce_ranked<Op, true, true>(v, scratch, valid, rank, threads);
+}
+
+/* block_piece for a shape fixed at compile time (it must be the launch's). */
+template <class Op, int BX, int BY, int BZ>
+__device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
+  static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
+                "gpugen: a block shape has 1 to 1024 threads");
+  return block_piece<Op>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)), BX * BY * BZ);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
@@ -1653,15 +1662,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ long long basic_tota
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ long long basic_total_block(long long v) {
-  return basic::detail::block_piece<basic::detail::total_op>(v, basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::total_op>(v, threads, basic::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ long long basic_total_block(long long v, int valid_items) {
-  return basic::detail::block_piece<basic::detail::total_op>(v, valid_items);
+  return basic::detail::block_piece<basic::detail::total_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ long long basic_total_block(const long long (&items)[N]) {
-  return basic::detail::block_piece<basic::detail::total_op>(basic::detail::thread_reduce<basic::detail::total_op>(items), basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::total_op>(basic::detail::thread_reduce<basic::detail::total_op>(items), threads,
+                                          basic::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ long long basic_total_block(long long v) {
+  return basic::detail::block_piece_shaped<basic::detail::total_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ long long basic_total_block(long long v, int valid_items) {
+  return basic::detail::block_piece_shaped<basic::detail::total_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* fmax: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1685,15 +1707,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ float basic_fmax_war
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ float basic_fmax_block(float v) {
-  return basic::detail::block_piece<basic::detail::fmax_op>(v, basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::fmax_op>(v, threads, basic::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ float basic_fmax_block(float v, int valid_items) {
-  return basic::detail::block_piece<basic::detail::fmax_op>(v, valid_items);
+  return basic::detail::block_piece<basic::detail::fmax_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ float basic_fmax_block(const float (&items)[N]) {
-  return basic::detail::block_piece<basic::detail::fmax_op>(basic::detail::thread_reduce<basic::detail::fmax_op>(items), basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::fmax_op>(basic::detail::thread_reduce<basic::detail::fmax_op>(items), threads,
+                                          basic::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ float basic_fmax_block(float v) {
+  return basic::detail::block_piece_shaped<basic::detail::fmax_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ float basic_fmax_block(float v, int valid_items) {
+  return basic::detail::block_piece_shaped<basic::detail::fmax_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* best: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1717,15 +1752,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ basic_best_result ba
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ basic_best_result basic_best_block(basic_best_result v) {
-  return basic::detail::block_piece<basic::detail::best_op>(v, basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::best_op>(v, threads, basic::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ basic_best_result basic_best_block(basic_best_result v, int valid_items) {
-  return basic::detail::block_piece<basic::detail::best_op>(v, valid_items);
+  return basic::detail::block_piece<basic::detail::best_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ basic_best_result basic_best_block(const basic_best_result (&items)[N]) {
-  return basic::detail::block_piece<basic::detail::best_op>(basic::detail::thread_reduce<basic::detail::best_op>(items), basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::best_op>(basic::detail::thread_reduce<basic::detail::best_op>(items), threads,
+                                          basic::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ basic_best_result basic_best_block(basic_best_result v) {
+  return basic::detail::block_piece_shaped<basic::detail::best_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ basic_best_result basic_best_block(basic_best_result v, int valid_items) {
+  return basic::detail::block_piece_shaped<basic::detail::best_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* mask: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1749,15 +1797,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ IntLL basic_mask_war
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ IntLL basic_mask_block(IntLL v) {
-  return basic::detail::block_piece<basic::detail::mask_op>(v, basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::mask_op>(v, threads, basic::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ IntLL basic_mask_block(IntLL v, int valid_items) {
-  return basic::detail::block_piece<basic::detail::mask_op>(v, valid_items);
+  return basic::detail::block_piece<basic::detail::mask_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ IntLL basic_mask_block(const IntLL (&items)[N]) {
-  return basic::detail::block_piece<basic::detail::mask_op>(basic::detail::thread_reduce<basic::detail::mask_op>(items), basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::mask_op>(basic::detail::thread_reduce<basic::detail::mask_op>(items), threads,
+                                          basic::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ IntLL basic_mask_block(IntLL v) {
+  return basic::detail::block_piece_shaped<basic::detail::mask_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ IntLL basic_mask_block(IntLL v, int valid_items) {
+  return basic::detail::block_piece_shaped<basic::detail::mask_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* lo: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1781,15 +1842,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ Short3 basic_lo_warp
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Short3 basic_lo_block(Short3 v) {
-  return basic::detail::block_piece<basic::detail::lo_op>(v, basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::lo_op>(v, threads, basic::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ Short3 basic_lo_block(Short3 v, int valid_items) {
-  return basic::detail::block_piece<basic::detail::lo_op>(v, valid_items);
+  return basic::detail::block_piece<basic::detail::lo_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ Short3 basic_lo_block(const Short3 (&items)[N]) {
-  return basic::detail::block_piece<basic::detail::lo_op>(basic::detail::thread_reduce<basic::detail::lo_op>(items), basic::detail::block_threads());
+  const int threads = basic::detail::block_threads();
+  return basic::detail::block_piece<basic::detail::lo_op>(basic::detail::thread_reduce<basic::detail::lo_op>(items), threads,
+                                          basic::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Short3 basic_lo_block(Short3 v) {
+  return basic::detail::block_piece_shaped<basic::detail::lo_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ Short3 basic_lo_block(Short3 v, int valid_items) {
+  return basic::detail::block_piece_shaped<basic::detail::lo_op, BX, BY, BZ>(v, valid_items);
 }
 
 #endif /* GPUGEN_BASIC_CUH */

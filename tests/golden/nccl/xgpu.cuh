@@ -913,13 +913,14 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
   return BOUNDED && valid <= 0 ? Op::identity() : v;
 }
 
-/* Reduces v over the block's threads [0, valid) in rank order (block_rank);
- * every thread gets the result. Any block shape up to 1024 threads; 33
- * values of static shared memory per operator. */
+/* Reduces v over the block's threads [0, valid) in rank order; every
+ * thread gets the result. Any block shape up to 1024 threads, given as the
+ * caller's rank and the block's size (block_rank and block_threads, or
+ * constants when the shape is known at compile time, which then fold the
+ * branches and masks away); 33 values of static shared memory per operator. */
 template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
+__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid, int rank, int threads) {
   __shared__ typename Op::acc_type scratch[33];
-  const int threads = block_threads(), rank = block_rank();
   valid = valid < threads ? valid : threads;
   if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers */
     const unsigned int mask = present_lanes(threads, 0);
@@ -929,6 +930,14 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
   if (threads % 32 == 0) /* full warps: the shuffles name a constant mask */
     return block_reduce_ranked<Op, false, true>(v, scratch, valid, rank, threads);
   return block_reduce_ranked<Op, true, true>(v, scratch, valid, rank, threads);
+}
+
+/* block_piece for a shape fixed at compile time (it must be the launch's). */
+template <class Op, int BX, int BY, int BZ>
+__device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
+  static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
+                "gpugen: a block shape has 1 to 1024 threads");
+  return block_piece<Op>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)), BX * BY * BZ);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
@@ -1612,15 +1621,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ long long xgpu_total
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ long long xgpu_total_block(long long v) {
-  return xgpu::detail::block_piece<xgpu::detail::total_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::total_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ long long xgpu_total_block(long long v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::total_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::total_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ long long xgpu_total_block(const long long (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::total_op>(xgpu::detail::thread_reduce<xgpu::detail::total_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::total_op>(xgpu::detail::thread_reduce<xgpu::detail::total_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ long long xgpu_total_block(long long v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::total_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ long long xgpu_total_block(long long v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::total_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* best: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1644,15 +1666,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ xgpu_best_result xgp
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ xgpu_best_result xgpu_best_block(xgpu_best_result v) {
-  return xgpu::detail::block_piece<xgpu::detail::best_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::best_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ xgpu_best_result xgpu_best_block(xgpu_best_result v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::best_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::best_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ xgpu_best_result xgpu_best_block(const xgpu_best_result (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::best_op>(xgpu::detail::thread_reduce<xgpu::detail::best_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::best_op>(xgpu::detail::thread_reduce<xgpu::detail::best_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ xgpu_best_result xgpu_best_block(xgpu_best_result v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::best_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ xgpu_best_result xgpu_best_block(xgpu_best_result v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::best_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* range: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1676,15 +1711,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ MinMax xgpu_range_wa
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ MinMax xgpu_range_block(MinMax v) {
-  return xgpu::detail::block_piece<xgpu::detail::range_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::range_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ MinMax xgpu_range_block(MinMax v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::range_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::range_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ MinMax xgpu_range_block(const MinMax (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::range_op>(xgpu::detail::thread_reduce<xgpu::detail::range_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::range_op>(xgpu::detail::thread_reduce<xgpu::detail::range_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ MinMax xgpu_range_block(MinMax v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::range_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ MinMax xgpu_range_block(MinMax v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::range_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* clamped: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1708,15 +1756,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ MinMax xgpu_clamped_
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ MinMax xgpu_clamped_block(MinMax v) {
-  return xgpu::detail::block_piece<xgpu::detail::clamped_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::clamped_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ MinMax xgpu_clamped_block(MinMax v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::clamped_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::clamped_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ MinMax xgpu_clamped_block(const MinMax (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::clamped_op>(xgpu::detail::thread_reduce<xgpu::detail::clamped_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::clamped_op>(xgpu::detail::thread_reduce<xgpu::detail::clamped_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ MinMax xgpu_clamped_block(MinMax v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::clamped_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ MinMax xgpu_clamped_block(MinMax v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::clamped_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* last_span: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1740,15 +1801,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ Window xgpu_last_spa
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Window xgpu_last_span_block(Window v) {
-  return xgpu::detail::block_piece<xgpu::detail::last_span_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::last_span_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ Window xgpu_last_span_block(Window v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::last_span_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::last_span_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ Window xgpu_last_span_block(const Window (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::last_span_op>(xgpu::detail::thread_reduce<xgpu::detail::last_span_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::last_span_op>(xgpu::detail::thread_reduce<xgpu::detail::last_span_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Window xgpu_last_span_block(Window v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::last_span_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ Window xgpu_last_span_block(Window v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::last_span_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* idot: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1772,15 +1846,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ long long xgpu_idot_
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ long long xgpu_idot_block(long long v) {
-  return xgpu::detail::block_piece<xgpu::detail::idot_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::idot_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ long long xgpu_idot_block(long long v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::idot_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::idot_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ long long xgpu_idot_block(const long long (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::idot_op>(xgpu::detail::thread_reduce<xgpu::detail::idot_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::idot_op>(xgpu::detail::thread_reduce<xgpu::detail::idot_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ long long xgpu_idot_block(long long v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::idot_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ long long xgpu_idot_block(long long v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::idot_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* fdot: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1804,15 +1891,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ double xgpu_fdot_war
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ double xgpu_fdot_block(double v) {
-  return xgpu::detail::block_piece<xgpu::detail::fdot_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::fdot_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ double xgpu_fdot_block(double v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::fdot_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::fdot_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ double xgpu_fdot_block(const double (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::fdot_op>(xgpu::detail::thread_reduce<xgpu::detail::fdot_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::fdot_op>(xgpu::detail::thread_reduce<xgpu::detail::fdot_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ double xgpu_fdot_block(double v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::fdot_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ double xgpu_fdot_block(double v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::fdot_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* local: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1836,15 +1936,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ int xgpu_local_warp(
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ int xgpu_local_block(int v) {
-  return xgpu::detail::block_piece<xgpu::detail::local_op>(v, xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::local_op>(v, threads, xgpu::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ int xgpu_local_block(int v, int valid_items) {
-  return xgpu::detail::block_piece<xgpu::detail::local_op>(v, valid_items);
+  return xgpu::detail::block_piece<xgpu::detail::local_op>(v, valid_items, xgpu::detail::block_rank(), xgpu::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ int xgpu_local_block(const int (&items)[N]) {
-  return xgpu::detail::block_piece<xgpu::detail::local_op>(xgpu::detail::thread_reduce<xgpu::detail::local_op>(items), xgpu::detail::block_threads());
+  const int threads = xgpu::detail::block_threads();
+  return xgpu::detail::block_piece<xgpu::detail::local_op>(xgpu::detail::thread_reduce<xgpu::detail::local_op>(items), threads,
+                                          xgpu::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ int xgpu_local_block(int v) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::local_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ int xgpu_local_block(int v, int valid_items) {
+  return xgpu::detail::block_piece_shaped<xgpu::detail::local_op, BX, BY, BZ>(v, valid_items);
 }
 
 #endif /* GPUGEN_XGPU_CUH */

@@ -877,13 +877,14 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
   return BOUNDED && valid <= 0 ? Op::identity() : v;
 }
 
-/* Reduces v over the block's threads [0, valid) in rank order (block_rank);
- * every thread gets the result. Any block shape up to 1024 threads; 33
- * values of static shared memory per operator. */
+/* Reduces v over the block's threads [0, valid) in rank order; every
+ * thread gets the result. Any block shape up to 1024 threads, given as the
+ * caller's rank and the block's size (block_rank and block_threads, or
+ * constants when the shape is known at compile time, which then fold the
+ * branches and masks away); 33 values of static shared memory per operator. */
 template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
+__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid, int rank, int threads) {
   __shared__ typename Op::acc_type scratch[33];
-  const int threads = block_threads(), rank = block_rank();
   valid = valid < threads ? valid : threads;
   if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers */
     const unsigned int mask = present_lanes(threads, 0);
@@ -893,6 +894,14 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
   if (threads % 32 == 0) /* full warps: the shuffles name a constant mask */
     return block_reduce_ranked<Op, false, true>(v, scratch, valid, rank, threads);
   return block_reduce_ranked<Op, true, true>(v, scratch, valid, rank, threads);
+}
+
+/* block_piece for a shape fixed at compile time (it must be the launch's). */
+template <class Op, int BX, int BY, int BZ>
+__device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
+  static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
+                "gpugen: a block shape has 1 to 1024 threads");
+  return block_piece<Op>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)), BX * BY * BZ);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
@@ -1860,15 +1869,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ long long seg_total_
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ long long seg_total_block(long long v) {
-  return seg::detail::block_piece<seg::detail::total_op>(v, seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::total_op>(v, threads, seg::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ long long seg_total_block(long long v, int valid_items) {
-  return seg::detail::block_piece<seg::detail::total_op>(v, valid_items);
+  return seg::detail::block_piece<seg::detail::total_op>(v, valid_items, seg::detail::block_rank(), seg::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ long long seg_total_block(const long long (&items)[N]) {
-  return seg::detail::block_piece<seg::detail::total_op>(seg::detail::thread_reduce<seg::detail::total_op>(items), seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::total_op>(seg::detail::thread_reduce<seg::detail::total_op>(items), threads,
+                                          seg::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ long long seg_total_block(long long v) {
+  return seg::detail::block_piece_shaped<seg::detail::total_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ long long seg_total_block(long long v, int valid_items) {
+  return seg::detail::block_piece_shaped<seg::detail::total_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* best: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1892,15 +1914,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ seg_best_result seg_
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ seg_best_result seg_best_block(seg_best_result v) {
-  return seg::detail::block_piece<seg::detail::best_op>(v, seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::best_op>(v, threads, seg::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ seg_best_result seg_best_block(seg_best_result v, int valid_items) {
-  return seg::detail::block_piece<seg::detail::best_op>(v, valid_items);
+  return seg::detail::block_piece<seg::detail::best_op>(v, valid_items, seg::detail::block_rank(), seg::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ seg_best_result seg_best_block(const seg_best_result (&items)[N]) {
-  return seg::detail::block_piece<seg::detail::best_op>(seg::detail::thread_reduce<seg::detail::best_op>(items), seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::best_op>(seg::detail::thread_reduce<seg::detail::best_op>(items), threads,
+                                          seg::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ seg_best_result seg_best_block(seg_best_result v) {
+  return seg::detail::block_piece_shaped<seg::detail::best_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ seg_best_result seg_best_block(seg_best_result v, int valid_items) {
+  return seg::detail::block_piece_shaped<seg::detail::best_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* lo: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1924,15 +1959,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ Welford seg_lo_warp(
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Welford seg_lo_block(Welford v) {
-  return seg::detail::block_piece<seg::detail::lo_op>(v, seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::lo_op>(v, threads, seg::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ Welford seg_lo_block(Welford v, int valid_items) {
-  return seg::detail::block_piece<seg::detail::lo_op>(v, valid_items);
+  return seg::detail::block_piece<seg::detail::lo_op>(v, valid_items, seg::detail::block_rank(), seg::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ Welford seg_lo_block(const Welford (&items)[N]) {
-  return seg::detail::block_piece<seg::detail::lo_op>(seg::detail::thread_reduce<seg::detail::lo_op>(items), seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::lo_op>(seg::detail::thread_reduce<seg::detail::lo_op>(items), threads,
+                                          seg::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Welford seg_lo_block(Welford v) {
+  return seg::detail::block_piece_shaped<seg::detail::lo_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ Welford seg_lo_block(Welford v, int valid_items) {
+  return seg::detail::block_piece_shaped<seg::detail::lo_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* flat: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1956,15 +2004,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ int seg_flat_warp(co
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ int seg_flat_block(int v) {
-  return seg::detail::block_piece<seg::detail::flat_op>(v, seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::flat_op>(v, threads, seg::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ int seg_flat_block(int v, int valid_items) {
-  return seg::detail::block_piece<seg::detail::flat_op>(v, valid_items);
+  return seg::detail::block_piece<seg::detail::flat_op>(v, valid_items, seg::detail::block_rank(), seg::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ int seg_flat_block(const int (&items)[N]) {
-  return seg::detail::block_piece<seg::detail::flat_op>(seg::detail::thread_reduce<seg::detail::flat_op>(items), seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::flat_op>(seg::detail::thread_reduce<seg::detail::flat_op>(items), threads,
+                                          seg::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ int seg_flat_block(int v) {
+  return seg::detail::block_piece_shaped<seg::detail::flat_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ int seg_flat_block(int v, int valid_items) {
+  return seg::detail::block_piece_shaped<seg::detail::flat_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* maxsub: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1988,15 +2049,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ MaxSub seg_maxsub_wa
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ MaxSub seg_maxsub_block(MaxSub v) {
-  return seg::detail::block_piece<seg::detail::maxsub_op>(v, seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::maxsub_op>(v, threads, seg::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ MaxSub seg_maxsub_block(MaxSub v, int valid_items) {
-  return seg::detail::block_piece<seg::detail::maxsub_op>(v, valid_items);
+  return seg::detail::block_piece<seg::detail::maxsub_op>(v, valid_items, seg::detail::block_rank(), seg::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ MaxSub seg_maxsub_block(const MaxSub (&items)[N]) {
-  return seg::detail::block_piece<seg::detail::maxsub_op>(seg::detail::thread_reduce<seg::detail::maxsub_op>(items), seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::maxsub_op>(seg::detail::thread_reduce<seg::detail::maxsub_op>(items), threads,
+                                          seg::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ MaxSub seg_maxsub_block(MaxSub v) {
+  return seg::detail::block_piece_shaped<seg::detail::maxsub_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ MaxSub seg_maxsub_block(MaxSub v, int valid_items) {
+  return seg::detail::block_piece_shaped<seg::detail::maxsub_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* variance: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -2020,15 +2094,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ Welford seg_variance
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Welford seg_variance_block(Welford v) {
-  return seg::detail::block_piece<seg::detail::variance_op>(v, seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::variance_op>(v, threads, seg::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ Welford seg_variance_block(Welford v, int valid_items) {
-  return seg::detail::block_piece<seg::detail::variance_op>(v, valid_items);
+  return seg::detail::block_piece<seg::detail::variance_op>(v, valid_items, seg::detail::block_rank(), seg::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ Welford seg_variance_block(const Welford (&items)[N]) {
-  return seg::detail::block_piece<seg::detail::variance_op>(seg::detail::thread_reduce<seg::detail::variance_op>(items), seg::detail::block_threads());
+  const int threads = seg::detail::block_threads();
+  return seg::detail::block_piece<seg::detail::variance_op>(seg::detail::thread_reduce<seg::detail::variance_op>(items), threads,
+                                          seg::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Welford seg_variance_block(Welford v) {
+  return seg::detail::block_piece_shaped<seg::detail::variance_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ Welford seg_variance_block(Welford v, int valid_items) {
+  return seg::detail::block_piece_shaped<seg::detail::variance_op, BX, BY, BZ>(v, valid_items);
 }
 
 #endif /* GPUGEN_SEG_CUH */

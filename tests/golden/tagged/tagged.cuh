@@ -875,13 +875,14 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
   return BOUNDED && valid <= 0 ? Op::identity() : v;
 }
 
-/* Reduces v over the block's threads [0, valid) in rank order (block_rank);
- * every thread gets the result. Any block shape up to 1024 threads; 33
- * values of static shared memory per operator. */
+/* Reduces v over the block's threads [0, valid) in rank order; every
+ * thread gets the result. Any block shape up to 1024 threads, given as the
+ * caller's rank and the block's size (block_rank and block_threads, or
+ * constants when the shape is known at compile time, which then fold the
+ * branches and masks away); 33 values of static shared memory per operator. */
 template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
+__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid, int rank, int threads) {
   __shared__ typename Op::acc_type scratch[33];
-  const int threads = block_threads(), rank = block_rank();
   valid = valid < threads ? valid : threads;
   if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers */
     const unsigned int mask = present_lanes(threads, 0);
@@ -891,6 +892,14 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
   if (threads % 32 == 0) /* full warps: the shuffles name a constant mask */
     return block_reduce_ranked<Op, false, true>(v, scratch, valid, rank, threads);
   return block_reduce_ranked<Op, true, true>(v, scratch, valid, rank, threads);
+}
+
+/* block_piece for a shape fixed at compile time (it must be the launch's). */
+template <class Op, int BX, int BY, int BZ>
+__device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
+  static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
+                "gpugen: a block shape has 1 to 1024 threads");
+  return block_piece<Op>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)), BX * BY * BZ);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
@@ -1346,15 +1355,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ MinMax tagged_range_
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ MinMax tagged_range_block(MinMax v) {
-  return tagged::detail::block_piece<tagged::detail::range_op>(v, tagged::detail::block_threads());
+  const int threads = tagged::detail::block_threads();
+  return tagged::detail::block_piece<tagged::detail::range_op>(v, threads, tagged::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ MinMax tagged_range_block(MinMax v, int valid_items) {
-  return tagged::detail::block_piece<tagged::detail::range_op>(v, valid_items);
+  return tagged::detail::block_piece<tagged::detail::range_op>(v, valid_items, tagged::detail::block_rank(), tagged::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ MinMax tagged_range_block(const MinMax (&items)[N]) {
-  return tagged::detail::block_piece<tagged::detail::range_op>(tagged::detail::thread_reduce<tagged::detail::range_op>(items), tagged::detail::block_threads());
+  const int threads = tagged::detail::block_threads();
+  return tagged::detail::block_piece<tagged::detail::range_op>(tagged::detail::thread_reduce<tagged::detail::range_op>(items), threads,
+                                          tagged::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ MinMax tagged_range_block(MinMax v) {
+  return tagged::detail::block_piece_shaped<tagged::detail::range_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ MinMax tagged_range_block(MinMax v, int valid_items) {
+  return tagged::detail::block_piece_shaped<tagged::detail::range_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* last_span: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -1378,15 +1400,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ Window tagged_last_s
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Window tagged_last_span_block(Window v) {
-  return tagged::detail::block_piece<tagged::detail::last_span_op>(v, tagged::detail::block_threads());
+  const int threads = tagged::detail::block_threads();
+  return tagged::detail::block_piece<tagged::detail::last_span_op>(v, threads, tagged::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ Window tagged_last_span_block(Window v, int valid_items) {
-  return tagged::detail::block_piece<tagged::detail::last_span_op>(v, valid_items);
+  return tagged::detail::block_piece<tagged::detail::last_span_op>(v, valid_items, tagged::detail::block_rank(), tagged::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ Window tagged_last_span_block(const Window (&items)[N]) {
-  return tagged::detail::block_piece<tagged::detail::last_span_op>(tagged::detail::thread_reduce<tagged::detail::last_span_op>(items), tagged::detail::block_threads());
+  const int threads = tagged::detail::block_threads();
+  return tagged::detail::block_piece<tagged::detail::last_span_op>(tagged::detail::thread_reduce<tagged::detail::last_span_op>(items), threads,
+                                          tagged::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Window tagged_last_span_block(Window v) {
+  return tagged::detail::block_piece_shaped<tagged::detail::last_span_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ Window tagged_last_span_block(Window v, int valid_items) {
+  return tagged::detail::block_piece_shaped<tagged::detail::last_span_op, BX, BY, BZ>(v, valid_items);
 }
 
 #endif /* GPUGEN_TAGGED_CUH */

@@ -1096,13 +1096,14 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
   return BOUNDED && valid <= 0 ? Op::identity() : v;
 }
 
-/* Reduces v over the block's threads [0, valid) in rank order (block_rank);
- * every thread gets the result. Any block shape up to 1024 threads; 33
- * values of static shared memory per operator. */
+/* Reduces v over the block's threads [0, valid) in rank order; every
+ * thread gets the result. Any block shape up to 1024 threads, given as the
+ * caller's rank and the block's size (block_rank and block_threads, or
+ * constants when the shape is known at compile time, which then fold the
+ * branches and masks away); 33 values of static shared memory per operator. */
 template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid) {
+__device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid, int rank, int threads) {
   __shared__ typename Op::acc_type scratch[33];
-  const int threads = block_threads(), rank = block_rank();
   valid = valid < threads ? valid : threads;
   if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers */
     const unsigned int mask = present_lanes(threads, 0);
@@ -1112,6 +1113,14 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
   if (threads % 32 == 0) /* full warps: the shuffles name a constant mask */
     return block_reduce_ranked<Op, false, true>(v, scratch, valid, rank, threads);
   return block_reduce_ranked<Op, true, true>(v, scratch, valid, rank, threads);
+}
+
+/* block_piece for a shape fixed at compile time (it must be the launch's). */
+template <class Op, int BX, int BY, int BZ>
+__device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
+  static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
+                "gpugen: a block shape has 1 to 1024 threads");
+  return block_piece<Op>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)), BX * BY * BZ);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
@@ -2159,15 +2168,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ float4 vectors_sum4_
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ float4 vectors_sum4_block(float4 v) {
-  return vectors::detail::block_piece<vectors::detail::sum4_op>(v, vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::sum4_op>(v, threads, vectors::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ float4 vectors_sum4_block(float4 v, int valid_items) {
-  return vectors::detail::block_piece<vectors::detail::sum4_op>(v, valid_items);
+  return vectors::detail::block_piece<vectors::detail::sum4_op>(v, valid_items, vectors::detail::block_rank(), vectors::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ float4 vectors_sum4_block(const float4 (&items)[N]) {
-  return vectors::detail::block_piece<vectors::detail::sum4_op>(vectors::detail::thread_reduce<vectors::detail::sum4_op>(items), vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::sum4_op>(vectors::detail::thread_reduce<vectors::detail::sum4_op>(items), threads,
+                                          vectors::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ float4 vectors_sum4_block(float4 v) {
+  return vectors::detail::block_piece_shaped<vectors::detail::sum4_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ float4 vectors_sum4_block(float4 v, int valid_items) {
+  return vectors::detail::block_piece_shaped<vectors::detail::sum4_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* max2: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -2191,15 +2213,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ int2 vectors_max2_wa
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ int2 vectors_max2_block(int2 v) {
-  return vectors::detail::block_piece<vectors::detail::max2_op>(v, vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::max2_op>(v, threads, vectors::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ int2 vectors_max2_block(int2 v, int valid_items) {
-  return vectors::detail::block_piece<vectors::detail::max2_op>(v, valid_items);
+  return vectors::detail::block_piece<vectors::detail::max2_op>(v, valid_items, vectors::detail::block_rank(), vectors::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ int2 vectors_max2_block(const int2 (&items)[N]) {
-  return vectors::detail::block_piece<vectors::detail::max2_op>(vectors::detail::thread_reduce<vectors::detail::max2_op>(items), vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::max2_op>(vectors::detail::thread_reduce<vectors::detail::max2_op>(items), threads,
+                                          vectors::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ int2 vectors_max2_block(int2 v) {
+  return vectors::detail::block_piece_shaped<vectors::detail::max2_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ int2 vectors_max2_block(int2 v, int valid_items) {
+  return vectors::detail::block_piece_shaped<vectors::detail::max2_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* rgbsum: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -2223,15 +2258,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ uint3 vectors_rgbsum
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ uint3 vectors_rgbsum_block(uint3 v) {
-  return vectors::detail::block_piece<vectors::detail::rgbsum_op>(v, vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::rgbsum_op>(v, threads, vectors::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ uint3 vectors_rgbsum_block(uint3 v, int valid_items) {
-  return vectors::detail::block_piece<vectors::detail::rgbsum_op>(v, valid_items);
+  return vectors::detail::block_piece<vectors::detail::rgbsum_op>(v, valid_items, vectors::detail::block_rank(), vectors::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ uint3 vectors_rgbsum_block(const uint3 (&items)[N]) {
-  return vectors::detail::block_piece<vectors::detail::rgbsum_op>(vectors::detail::thread_reduce<vectors::detail::rgbsum_op>(items), vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::rgbsum_op>(vectors::detail::thread_reduce<vectors::detail::rgbsum_op>(items), threads,
+                                          vectors::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ uint3 vectors_rgbsum_block(uint3 v) {
+  return vectors::detail::block_piece_shaped<vectors::detail::rgbsum_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ uint3 vectors_rgbsum_block(uint3 v, int valid_items) {
+  return vectors::detail::block_piece_shaped<vectors::detail::rgbsum_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* hsum: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -2255,15 +2303,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ __half2 vectors_hsum
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ __half2 vectors_hsum_block(__half2 v) {
-  return vectors::detail::block_piece<vectors::detail::hsum_op>(v, vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::hsum_op>(v, threads, vectors::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ __half2 vectors_hsum_block(__half2 v, int valid_items) {
-  return vectors::detail::block_piece<vectors::detail::hsum_op>(v, valid_items);
+  return vectors::detail::block_piece<vectors::detail::hsum_op>(v, valid_items, vectors::detail::block_rank(), vectors::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ __half2 vectors_hsum_block(const __half2 (&items)[N]) {
-  return vectors::detail::block_piece<vectors::detail::hsum_op>(vectors::detail::thread_reduce<vectors::detail::hsum_op>(items), vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::hsum_op>(vectors::detail::thread_reduce<vectors::detail::hsum_op>(items), threads,
+                                          vectors::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ __half2 vectors_hsum_block(__half2 v) {
+  return vectors::detail::block_piece_shaped<vectors::detail::hsum_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ __half2 vectors_hsum_block(__half2 v, int valid_items) {
+  return vectors::detail::block_piece_shaped<vectors::detail::hsum_op, BX, BY, BZ>(v, valid_items);
 }
 
 /* samples: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
@@ -2287,15 +2348,28 @@ template <int WIDTH = 32, int N> __device__ __forceinline__ Sample vectors_sampl
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Sample vectors_samples_block(Sample v) {
-  return vectors::detail::block_piece<vectors::detail::samples_op>(v, vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::samples_op>(v, threads, vectors::detail::block_rank(), threads);
 }
 /* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ Sample vectors_samples_block(Sample v, int valid_items) {
-  return vectors::detail::block_piece<vectors::detail::samples_op>(v, valid_items);
+  return vectors::detail::block_piece<vectors::detail::samples_op>(v, valid_items, vectors::detail::block_rank(), vectors::detail::block_threads());
 }
 /* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ Sample vectors_samples_block(const Sample (&items)[N]) {
-  return vectors::detail::block_piece<vectors::detail::samples_op>(vectors::detail::thread_reduce<vectors::detail::samples_op>(items), vectors::detail::block_threads());
+  const int threads = vectors::detail::block_threads();
+  return vectors::detail::block_piece<vectors::detail::samples_op>(vectors::detail::thread_reduce<vectors::detail::samples_op>(items), threads,
+                                          vectors::detail::block_rank(), threads);
+}
+/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
+ * CUB's BlockReduce takes it (it must be the launch's shape): the same
+ * results, with the rank and the partial warp's mask as constants. */
+template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Sample vectors_samples_block(Sample v) {
+  return vectors::detail::block_piece_shaped<vectors::detail::samples_op, BX, BY, BZ>(v, BX * BY * BZ);
+}
+template <int BX, int BY = 1, int BZ = 1>
+__device__ __forceinline__ Sample vectors_samples_block(Sample v, int valid_items) {
+  return vectors::detail::block_piece_shaped<vectors::detail::samples_op, BX, BY, BZ>(v, valid_items);
 }
 
 #endif /* GPUGEN_VECTORS_CUH */

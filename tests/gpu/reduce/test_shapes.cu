@@ -29,6 +29,10 @@
     static __device__ A block(A v) { return PREFIX##_block(v); }                                               \
     static __device__ A block(A v, int valid) { return PREFIX##_block(v, valid); }                             \
     template <int N> static __device__ A block(const A (&x)[N]) { return PREFIX##_block(x); }                  \
+    template <int BX, int BY, int BZ> static __device__ A block_shaped(A v) { return PREFIX##_block<BX, BY, BZ>(v); } \
+    template <int BX, int BY, int BZ> static __device__ A block_shaped(A v, int valid) {                        \
+      return PREFIX##_block<BX, BY, BZ>(v, valid);                                                             \
+    }                                                                                                          \
   };
 DEVICE_API(Polyhash, r_user_polyhash, r_user::detail::polyhash_op)
 DEVICE_API(Maxsub, r_user_maxsub, r_user::detail::maxsub_op)
@@ -73,6 +77,11 @@ template <class Api, int W, int N> __global__ void warp_items_kernel(const typen
 template <class Api> __global__ void block_kernel(const typename Api::A *in, typename Api::A *out, int valid) {
   const size_t g = global_rank();
   out[g] = valid < 0 ? Api::block(in[g]) : Api::block(in[g], valid);
+}
+template <class Api, int BX, int BY, int BZ>
+__global__ void block_shaped_kernel(const typename Api::A *in, typename Api::A *out, int valid) {
+  const size_t g = global_rank();
+  out[g] = valid < 0 ? Api::template block_shaped<BX, BY, BZ>(in[g]) : Api::template block_shaped<BX, BY, BZ>(in[g], valid);
 }
 template <class Api, int N> __global__ void block_items_kernel(const typename Api::A *in, typename Api::A *out) {
   const size_t g = global_rank();
@@ -268,6 +277,24 @@ template <class Api> static void block_shape(Bench<Api> &b, Shape shape) {
   items(std::integral_constant<int, 4>());
 }
 
+// The shape as template arguments (M_R_block<BX, BY, BZ>): the same results
+// as the run-time shape.
+template <class Api, int BX, int BY, int BZ> static void block_shaped(Bench<Api> &b) {
+  const int n = BX * BY * BZ;
+  const size_t threads = (size_t)blocks * n;
+  char what[96];
+  const int valids[] = {-1, 0, 1, 33, n - 1, n + 1};
+  for (int valid : valids) {
+    if (valid == n - 1 && n == 1)
+      continue;
+    b.prepare(threads);
+    block_shaped_kernel<Api, BX, BY, BZ><<<dim3(blocks), dim3(BX, BY, BZ)>>>(b.d_in, b.d_out, valid);
+    std::snprintf(what, sizeof what, "block<%d, %d, %d> with valid_items %d", BX, BY, BZ, valid);
+    const int count = valid < 0 || valid > n ? n : valid;
+    b.verify(threads, what, [&](size_t g) { return expected<Api>(b.h_in.data(), 1, g / n * n, count, 32, true); });
+  }
+}
+
 template <class Api> static void run_all() {
   Bench<Api> b((size_t)blocks * 1024);
   // whole warps, 1-D to 3-D, and a block of one partial warp (16 lanes)
@@ -288,6 +315,14 @@ template <class Api> static void run_all() {
                                 {2, 512, 1}, {5, 1, 1}};
   for (Shape s : block_shapes)
     block_shape<Api>(b, s);
+  block_shaped<Api, 1, 1, 1>(b);
+  block_shaped<Api, 7, 1, 1>(b);
+  block_shaped<Api, 32, 1, 1>(b);
+  block_shaped<Api, 65, 1, 1>(b);
+  block_shaped<Api, 1024, 1, 1>(b);
+  block_shaped<Api, 7, 9, 1>(b);
+  block_shaped<Api, 3, 5, 7>(b);
+  block_shaped<Api, 33, 31, 1>(b);
 }
 
 // `test_shapes --only NAME` runs one reduction (the compute-sanitizer runs
