@@ -1,5 +1,6 @@
 // Inputs and comparisons shared by the reduction tests (test_reduce.cu,
-// test_segmented.cu): the fills, the check counter, the float bounds.
+// test_segmented.cu, test_shapes.cu): the fills and the float bounds; the
+// check counter and the hash come from harness.h.
 #ifndef REDUCE_INPUTS_H
 #define REDUCE_INPUTS_H
 #include <cmath>
@@ -8,35 +9,11 @@
 #include <cstring>
 #include <type_traits>
 #include <cuda_runtime.h>
+#include "harness.h"
 #include "user_ops.h"
-
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
-
-static long passed, failed;
-static bool check(bool ok, const char *name, const char *what, size_t n) {
-  if (ok)
-    passed++;
-  else if (++failed <= 200)
-    std::printf("FAIL %s: %s (n = %zu)\n", name, what, n);
-  return ok;
-}
 
 // ---- inputs --------------------------------------------------------------
 enum InputClass { GENERAL, PROD, TIES, SMALL, REAL };
-
-static unsigned long long mix(unsigned long long x) { // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 template <class T> static void fill_scalar(T &x, unsigned long long h, InputClass cls) {
   if constexpr (std::is_floating_point<T>::value) {
