@@ -309,6 +309,15 @@ cxx_lmax_rows_kernel(const PairL *in, cxx::detail::row_offsets offsets, PairL *o
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <cxx::detail::row_form FORM>
+static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
+cxx_lmax_row_tiles_kernel(const PairL *in, cxx::detail::row_tiles tiles, PairL *out) {
+  cxx::detail::reduce_row_tiles<cxx::detail::lmax_op, cxx::detail::tuned_block, 1, 1,
+                                 cxx::detail::groups_per_lane(cxx::detail::tuned_items, 16), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t cxx_lmax_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(PairL), alignof(PairL)) : 0;
 }
@@ -356,7 +365,26 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_lmax_rows_kernel, cache, &c);
+  cudaError_t err;
+  cxx::detail::row_tiles tiles;
+  if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using cxx::detail::row_form;
+    typedef void (*tiles_kernel)(const PairL *in, cxx::detail::row_tiles, PairL *);
+    const tiles_kernel kernels[3] = {cxx_lmax_row_tiles_kernel<row_form::short_rows>,
+                                     cxx_lmax_row_tiles_kernel<row_form::grouped_rows>,
+                                     cxx_lmax_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)cxx::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(16, sizeof(PairL), cxx::detail::groups_per_lane(c.items, 16));
+    const size_t blocks = cxx::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)cxx_lmax_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = cxx::detail::ceil_div(num_rows * row_length, cxx::detail::segment_chunk_min(16));

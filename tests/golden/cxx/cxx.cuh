@@ -843,12 +843,13 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
  * it unbounded, without the extra test. `lane` is the caller's place in its
  * group and `mask` names the lanes that take part (a block's partial last
  * warp has fewer than 32; their values past `valid` are never read into a
- * result). */
+ * result). A run-time `width` (a power of two up to WIDTH) makes groups of
+ * that many lanes, with `lane` the place in one. */
 template <class Op, bool BOUNDED, int WIDTH>
 __device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::acc_type v, int lane, int valid,
-                                                                   unsigned int mask) {
+                                                                   unsigned int mask, int width = WIDTH) {
 #pragma unroll
-  for (int offset = 1; offset < WIDTH; offset *= 2) {
+  for (int offset = 1; offset < WIDTH && offset < width; offset *= 2) {
     typename Op::acc_type other = shfl_down_sync(mask, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
@@ -1769,6 +1770,328 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
                                               (unsigned int)(b - in_owner), scratch);
     if (threadIdx.x == 0)
       out[in_segment] = Op::combine(lower, in_piece);
+  }
+}
+
+/* ---- rows that line up with the 16-byte groups ----
+ * Where in sits on a 16-byte boundary and a row is a whole number of groups
+ * of U elements (L % U == 0) or shorter than a group and a power of two
+ * (U % L == 0), every row starts on a boundary of its own size, and `_rows`
+ * reads like the flat reduction: each warp takes tiles of whole rows, with
+ * coalesced loads, every load of a round in flight before the first fold,
+ * and no offsets, no search and no block barrier:
+ * - rows shorter than a group: a lane per row, each lane a few rows 32
+ *   apart, each row in one load where it is a single array (so the stores
+ *   of the results are coalesced too);
+ * - rows of up to 32 groups: a group of `lanes` lanes per row (a power of
+ *   two), a 16-byte group per lane;
+ * - longer rows: the warp, chunk after chunk of 32 groups.
+ * Each lane folds its elements in order and the lanes combine in lane
+ * order, so ordered operators keep their order. */
+struct row_tiles {
+  size_t length, count; /* elements per row, rows */
+  size_t row_groups;    /* groups per row; 0 when a row is shorter than a group */
+  unsigned int chunks;  /* chunks of 32 groups per row: 1 up to 32 groups */
+  unsigned int lanes;   /* lanes per row up to 32 groups: row_groups rounded up to a power of two */
+  size_t tile_rows, tiles;
+  /* The tiles for rows of elements of `bytes`, results of `acc_bytes` and K
+   * loads per lane and round (the kernel's, from its architecture's tuning). */
+  __host__ void set_rounds(size_t bytes, size_t acc_bytes, int K);
+};
+
+/* Rows shorter than a group: rows per lane and round, up to 64 bytes of
+ * input and 128 of results (more makes the compiler hold every result). */
+__host__ __device__ constexpr int short_rows_per_lane(size_t row_bytes, size_t acc_bytes) {
+  return clamp_int((int)(64 / row_bytes < 128 / acc_bytes ? 64 / row_bytes : 128 / acc_bytes), 1, 16);
+}
+
+__host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K) {
+  if (row_groups == 0)
+    tile_rows = (size_t)32 * short_rows_per_lane(length * bytes, acc_bytes);
+  else if (chunks == 1)
+    tile_rows = (size_t)K * (32 / lanes);
+  else
+    tile_rows = (size_t)K > chunks ? K / chunks : 1;
+  tiles = ceil_div(count, tile_rows);
+}
+
+/* Rows of up to this many bytes take the tiles; longer ones are split
+ * between blocks (reduce_segments), which keeps every SM busy when there
+ * are few of them. On an H100, 16 KiB rows (4096 floats) ran 1.06 to 1.14
+ * times as fast in tiles as split at 2^28 elements, 64 KiB rows 0.58 to
+ * 1.0 times. */
+constexpr size_t row_tiles_max_bytes = 16384;
+
+/* Whether rows of `length` elements of `size` bytes in `in` line up with
+ * groups of U elements; fills *t but its tiles (set_rounds) when they do. */
+template <class Source>
+__host__ __forceinline__ bool plan_row_tiles(const Source &in, size_t size, size_t length, size_t count, int U,
+                                             row_tiles *t) {
+  size_t head = 0;
+  if (U <= 0 || length == 0 || count == 0 || length * size > row_tiles_max_bytes ||
+      !vector_head(in, size, length * count, &head) || head != 0 || (length % U != 0 && U % length != 0))
+    return false;
+  t->length = length;
+  t->count = count;
+  t->row_groups = length < (size_t)U ? 0 : length / U;
+  t->chunks = (unsigned int)ceil_div(t->row_groups, 32);
+  t->chunks = t->chunks ? t->chunks : 1;
+  t->lanes = 1;
+  while (t->lanes < t->row_groups && t->lanes < 32)
+    t->lanes *= 2;
+  return true;
+}
+
+/* A row of L elements that starts on a multiple of its size: one load when
+ * that is 4, 8 or 16 bytes, else (and for several arrays) element by element. */
+template <class T, int L> __device__ __forceinline__ void load_row(const T *p, T (&x)[L]) {
+  constexpr size_t B = sizeof(T) * L;
+  if constexpr (B == 16) {
+    const uint4 w = __ldg(reinterpret_cast<const uint4 *>(p));
+    memcpy(x, &w, B);
+  } else if constexpr (B == 8) {
+    const uint2 w = __ldg(reinterpret_cast<const uint2 *>(p));
+    memcpy(x, &w, B);
+  } else if constexpr (B == 4) {
+    const unsigned int w = __ldg(reinterpret_cast<const unsigned int *>(p));
+    memcpy(x, &w, B);
+  } else {
+#pragma unroll
+    for (int i = 0; i < L; ++i)
+      x[i] = ldg(p + i);
+  }
+}
+template <class Source, class T, int L> __device__ __forceinline__ void load_row(const Source &in, T (&x)[L]) {
+#pragma unroll
+  for (int i = 0; i < L; ++i)
+    x[i] = ldg(in + i);
+}
+
+/* Whether a warp's results go out through shared memory. An accumulator of
+ * several fields is stored a field at a time, and each such store touches
+ * every 32-byte sector of the warp's span (an H100 wrote 1-element rows of
+ * a 32-byte accumulator at 0.8 TB/s so). Staged, the warp writes its
+ * results as consecutive words: whole sectors, 128 bytes a store. */
+template <class A> __host__ __device__ constexpr bool staged_stores() {
+  return sizeof(A) > 4 && sizeof(A) > alignof(A) && sizeof(A) % 4 == 0 && alignof(A) >= 4;
+}
+
+/* out[first + i] = the value of the lane with slot i, for i < rows (up to
+ * 32 consecutive rows; `has`: this lane holds one). Every lane of the warp
+ * calls it; stage holds 32 accumulators' words (staged_stores only; NULL
+ * stores directly). */
+template <class A>
+__device__ __forceinline__ void store_rows(A *out, size_t first, unsigned int rows, const A &v, bool has,
+                                           unsigned int slot, unsigned int *stage) {
+  if constexpr (staged_stores<A>()) {
+    if (!stage) { /* the caller's choice, the same in the whole warp */
+      if (has)
+        out[first + slot] = v;
+      return;
+    }
+    constexpr unsigned int W = sizeof(A) / 4;
+    if (has)
+      memcpy(stage + slot * W, &v, sizeof(A));
+    __syncwarp();
+    unsigned int *to = reinterpret_cast<unsigned int *>(out + first); /* 4-byte aligned: alignof(A) >= 4 */
+    for (unsigned int w = threadIdx.x & 31; w < rows * W; w += 32)
+      __stwb(to + w, stage[w]);
+    __syncwarp(); /* stage is free again */
+  } else {
+    (void)stage;
+    (void)rows;
+    if (has)
+      out[first + slot] = v;
+  }
+}
+
+/* Rows of L < U elements: lane l takes rows l, l + 32, ... of the tile. */
+template <class Op, int L>
+__device__ __forceinline__ void reduce_short_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                  typename Op::acc_type *out, unsigned int *stage) {
+  typedef typename Op::input_type T;
+  constexpr int R = short_rows_per_lane(L * input_of<Op>::element_bytes, sizeof(typename Op::acc_type));
+  const unsigned int lane = threadIdx.x & 31;
+  const size_t base = tile * 32 * R;
+  T x[R][L];
+#pragma unroll
+  for (int k = 0; k < R; ++k)
+    if (base + 32 * k + lane < t.count)
+      load_row(in + (base + 32 * k + lane) * L, x[k]);
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    const size_t first = base + 32 * k;
+    if (first >= t.count)
+      break;
+    const unsigned int rows = t.count - first < 32 ? (unsigned int)(t.count - first) : 32;
+    typename Op::acc_type acc = Op::identity();
+    if (lane < rows)
+#pragma unroll
+      for (int e = 0; e < L; ++e)
+        acc = Op::fold(acc, x[k][e], e);
+    store_rows(out, first, rows, acc, lane < rows, lane, stage);
+  }
+}
+
+/* The short-row form for the length at hand: L = 1, 2, 4, ... below U. */
+template <class Op, int U, int L>
+__device__ __forceinline__ void reduce_short_rows_of(typename input_of<Op>::source in, const row_tiles &t,
+                                                     size_t tile, typename Op::acc_type *out, unsigned int *stage) {
+  if constexpr (L < U) {
+    if (t.length == L)
+      reduce_short_rows<Op, L>(in, t, tile, out, stage);
+    else
+      reduce_short_rows_of<Op, U, 2 * L>(in, t, tile, out, stage);
+  }
+}
+
+/* Rows of up to 32 groups: `lanes` lanes per row, 32 / lanes rows per chunk
+ * of 32 groups, K chunks a round. Lanes past a row's groups stay out of its
+ * tree. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::source in, const row_tiles &t,
+                                                    size_t tile, typename Op::acc_type *out, unsigned int *stage) {
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, lanes = t.lanes, j = lane & (lanes - 1), per_chunk = 32 / lanes;
+  const size_t G = t.row_groups, base = tile * t.tile_rows, first = base + lane / lanes;
+  T x[K][U];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t r = first + (size_t)k * per_chunk;
+    if (r < t.count && j < G)
+      load_group<T, U, VEC, true>(in, r * G + j, x[k]);
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t r = first + (size_t)k * per_chunk;
+    typename Op::acc_type v = Op::identity();
+    if (r < t.count && j < G)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        v = Op::fold(v, x[k][u], (size_t)j * U + u);
+    v = warp_reduce_lanes<Op, true, 32>(v, (int)j, (int)G, 0xffffffffu, (int)lanes);
+    const size_t chunk_first = base + (size_t)k * per_chunk;
+    if (chunk_first >= t.count)
+      break;
+    const unsigned int rows = t.count - chunk_first < per_chunk ? (unsigned int)(t.count - chunk_first) : per_chunk;
+    /* staged only with a result per lane: for fewer the barriers cost more
+     * than they save (H100: per-row Welford of 16 floats 490 -> 594 us) */
+    store_rows(out, chunk_first, rows, v, j == 0 && r < t.count, lane / lanes, lanes == 1 ? stage : nullptr);
+  }
+}
+
+/* Rows of more than 32 groups: the warp takes a row (or K / chunks rows) a
+ * tile, K chunks of 32 groups a round. Commutative operators keep each
+ * lane's share to the row's end in K chains (the k-th chunk of a round
+ * folds into chain k, so costly folds overlap; H100, Welford, compared
+ * across leases: rows of 32 chunks 23 % faster, rows of 2 and 8 chunks
+ * 12 % slower, for the combines at each row's end) and reduce the warp
+ * once; ordered ones reduce each chunk and append it to the row in lane 0. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                 typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, C = t.chunks;
+  const size_t G = t.row_groups, row0 = tile * t.tile_rows;
+  const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
+  const unsigned int total = rows * C;
+  const int last_lanes = (int)(G - (size_t)(C - 1) * 32);
+  unsigned int r = 0, c = 0; /* the row and chunk of the next load */
+  A acc[K], row_value = Op::identity();
+  unsigned int used = 0; /* the chains that hold some of the row */
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  for (unsigned int q0 = 0; q0 < total; q0 += K) {
+    T x[K][U];
+    unsigned int row[K], chunk[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      row[k] = r;
+      chunk[k] = c;
+      if (++c == C) {
+        c = 0;
+        ++r;
+      }
+      const size_t col = (size_t)chunk[k] * 32 + lane;
+      if (q0 + k < total && col < G)
+        load_group<T, U, VEC, true>(in, (row0 + row[k]) * G + col, x[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if (q0 + k >= total)
+        break;
+      const size_t col = (size_t)chunk[k] * 32 + lane;
+      const bool last = chunk[k] + 1 == C;
+      if (Op::commutative) {
+        if (col < G) {
+#pragma unroll
+          for (int u = 0; u < U; ++u)
+            acc[k] = Op::fold(acc[k], x[k][u], col * U + u);
+          used |= 1u << k;
+        }
+        if (last) { /* every lane holds some of the row (its first chunk is whole) */
+          A v = acc[0];
+          bool any = false;
+#pragma unroll
+          for (int i = 0; i < K; ++i)
+            if (used >> i & 1) {
+              v = any ? Op::combine(v, acc[i]) : acc[i];
+              any = true;
+            }
+#pragma unroll
+          for (int i = 0; i < K; ++i)
+            acc[i] = Op::identity();
+          used = 0;
+          v = warp_reduce<Op, true>(v, 32);
+          if (lane == 0)
+            out[row0 + row[k]] = v;
+        }
+      } else {
+        A v = Op::identity();
+        if (col < G)
+#pragma unroll
+          for (int u = 0; u < U; ++u)
+            v = Op::fold(v, x[k][u], col * U + u);
+        v = warp_reduce<Op, true>(v, last ? last_lanes : 32);
+        if (lane == 0) {
+          row_value = chunk[k] == 0 ? v : Op::combine(row_value, v);
+          if (last)
+            out[row0 + row[k]] = row_value;
+        }
+      }
+    }
+  }
+}
+
+/* The three forms of row tiles, each a kernel of its own: in one kernel
+ * their registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
+enum row_form { short_rows, grouped_rows, long_rows };
+__host__ __device__ inline row_form form_of(const row_tiles &t) {
+  return t.row_groups == 0 ? short_rows : t.chunks == 1 ? grouped_rows : long_rows;
+}
+
+/* Every row, one tile per warp at a time. */
+template <class Op, int BLOCK, int U, int VEC, int K, row_form FORM>
+__device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source in, const row_tiles t,
+                                                 typename Op::acc_type *out) {
+  if constexpr (U > 0) { /* only vectorizable inputs have groups */
+    typedef typename Op::acc_type A;
+    unsigned int *stage = nullptr;
+    if constexpr (FORM != long_rows && staged_stores<A>()) {
+      __shared__ unsigned int words[BLOCK * (sizeof(A) / 4)];
+      stage = words + (threadIdx.x / 32) * 32 * (sizeof(A) / 4);
+    }
+    const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
+    for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps) {
+      if constexpr (FORM == short_rows)
+        reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
+      else if constexpr (FORM == grouped_rows)
+        reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
+      else
+        reduce_long_rows<Op, U, VEC, K>(in, t, tile, out);
+    }
   }
 }
 

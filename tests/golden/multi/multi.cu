@@ -243,6 +243,15 @@ multi_wide_rows_kernel(multi::detail::wide_op::source in, multi::detail::row_off
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <multi::detail::row_form FORM>
+static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+multi_wide_row_tiles_kernel(multi::detail::wide_op::source in, multi::detail::row_tiles tiles, double *out) {
+  multi::detail::reduce_row_tiles<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
+                                 multi::detail::groups_per_lane(multi::detail::tuned_items, 32), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t multi_wide_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(double), alignof(double)) : 0;
 }
@@ -290,7 +299,26 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   if ((row_length && (!d_in0 || !d_in1)) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_wide_rows_kernel, cache, &c);
+  cudaError_t err;
+  multi::detail::row_tiles tiles;
+  if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using multi::detail::row_form;
+    typedef void (*tiles_kernel)(multi::detail::wide_op::source in, multi::detail::row_tiles, double *);
+    const tiles_kernel kernels[3] = {multi_wide_row_tiles_kernel<row_form::short_rows>,
+                                     multi_wide_row_tiles_kernel<row_form::grouped_rows>,
+                                     multi_wide_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)multi::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::groups_per_lane(c.items, 32));
+    const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        multi::detail::wide_op::source{d_in0, d_in1}, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)multi_wide_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::wide_op::element_bytes));
@@ -471,6 +499,15 @@ multi_pairs_rows_kernel(multi::detail::pairs_op::source in, multi::detail::row_o
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <multi::detail::row_form FORM>
+static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+multi_pairs_row_tiles_kernel(multi::detail::pairs_op::source in, multi::detail::row_tiles tiles, PairHash *out) {
+  multi::detail::reduce_row_tiles<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
+                                 multi::detail::groups_per_lane(multi::detail::tuned_items, 32), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t multi_pairs_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(PairHash), alignof(PairHash)) : 0;
 }
@@ -518,7 +555,26 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   if ((row_length && (!d_in0 || !d_in1)) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_pairs_rows_kernel, cache, &c);
+  cudaError_t err;
+  multi::detail::row_tiles tiles;
+  if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using multi::detail::row_form;
+    typedef void (*tiles_kernel)(multi::detail::pairs_op::source in, multi::detail::row_tiles, PairHash *);
+    const tiles_kernel kernels[3] = {multi_pairs_row_tiles_kernel<row_form::short_rows>,
+                                     multi_pairs_row_tiles_kernel<row_form::grouped_rows>,
+                                     multi_pairs_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)multi::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::groups_per_lane(c.items, 32));
+    const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        multi::detail::pairs_op::source{d_in0, d_in1}, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)multi_pairs_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::pairs_op::element_bytes));

@@ -243,6 +243,15 @@ params_lastmax_rows_kernel(const float *in, params::detail::row_offsets offsets,
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <params::detail::row_form FORM>
+static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
+params_lastmax_row_tiles_kernel(const float *in, params::detail::row_tiles tiles, Pick *out) {
+  params::detail::reduce_row_tiles<params::detail::lastmax_op, params::detail::tuned_block, 4, 1,
+                                 params::detail::groups_per_lane(params::detail::tuned_items, 16), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t params_lastmax_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
 }
@@ -290,7 +299,26 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastmax_rows_kernel, cache, &c);
+  cudaError_t err;
+  params::detail::row_tiles tiles;
+  if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using params::detail::row_form;
+    typedef void (*tiles_kernel)(const float *in, params::detail::row_tiles, Pick *);
+    const tiles_kernel kernels[3] = {params_lastmax_row_tiles_kernel<row_form::short_rows>,
+                                     params_lastmax_row_tiles_kernel<row_form::grouped_rows>,
+                                     params_lastmax_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)params::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(4, sizeof(Pick), params::detail::groups_per_lane(c.items, 16));
+    const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)params_lastmax_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(4));
@@ -405,6 +433,15 @@ params_lastabove_rows_kernel(params::detail::lastabove_op::source in, params::de
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <params::detail::row_form FORM>
+static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
+params_lastabove_row_tiles_kernel(params::detail::lastabove_op::source in, params::detail::row_tiles tiles, Pick *out) {
+  params::detail::reduce_row_tiles<params::detail::lastabove_op, params::detail::tuned_block, 4, 2,
+                                 params::detail::groups_per_lane(params::detail::tuned_items, 32), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t params_lastabove_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
 }
@@ -452,7 +489,26 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   if ((row_length && (!d_in0 || !d_in1)) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastabove_rows_kernel, cache, &c);
+  cudaError_t err;
+  params::detail::row_tiles tiles;
+  if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using params::detail::row_form;
+    typedef void (*tiles_kernel)(params::detail::lastabove_op::source in, params::detail::row_tiles, Pick *);
+    const tiles_kernel kernels[3] = {params_lastabove_row_tiles_kernel<row_form::short_rows>,
+                                     params_lastabove_row_tiles_kernel<row_form::grouped_rows>,
+                                     params_lastabove_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)params::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::groups_per_lane(c.items, 32));
+    const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)params_lastabove_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(params::detail::lastabove_op::element_bytes));

@@ -177,6 +177,15 @@ seg_total_rows_kernel(const int8_t *in, seg::detail::row_offsets offsets, long l
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <seg::detail::row_form FORM>
+static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+seg_total_row_tiles_kernel(const int8_t *in, seg::detail::row_tiles tiles, long long *out) {
+  seg::detail::reduce_row_tiles<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
+                                 seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t seg_total_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(long long), alignof(long long)) : 0;
 }
@@ -224,7 +233,26 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_total_rows_kernel, cache, &c);
+  cudaError_t err;
+  seg::detail::row_tiles tiles;
+  if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using seg::detail::row_form;
+    typedef void (*tiles_kernel)(const int8_t *in, seg::detail::row_tiles, long long *);
+    const tiles_kernel kernels[3] = {seg_total_row_tiles_kernel<row_form::short_rows>,
+                                     seg_total_row_tiles_kernel<row_form::grouped_rows>,
+                                     seg_total_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16));
+    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)seg_total_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(1));
@@ -339,6 +367,15 @@ seg_best_rows_kernel(const float *in, seg::detail::row_offsets offsets, seg_best
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <seg::detail::row_form FORM>
+static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+seg_best_row_tiles_kernel(const float *in, seg::detail::row_tiles tiles, seg_best_result *out) {
+  seg::detail::reduce_row_tiles<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
+                                 seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t seg_best_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result)) : 0;
 }
@@ -386,7 +423,26 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_best_rows_kernel, cache, &c);
+  cudaError_t err;
+  seg::detail::row_tiles tiles;
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using seg::detail::row_form;
+    typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, seg_best_result *);
+    const tiles_kernel kernels[3] = {seg_best_row_tiles_kernel<row_form::short_rows>,
+                                     seg_best_row_tiles_kernel<row_form::grouped_rows>,
+                                     seg_best_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16));
+    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)seg_best_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
@@ -501,6 +557,15 @@ seg_lo_rows_kernel(const Welford *in, seg::detail::row_offsets offsets, Welford 
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <seg::detail::row_form FORM>
+static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+seg_lo_row_tiles_kernel(const Welford *in, seg::detail::row_tiles tiles, Welford *out) {
+  seg::detail::reduce_row_tiles<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
+                                 seg::detail::groups_per_lane(seg::detail::tuned_items, 48), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t seg_lo_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
 }
@@ -548,7 +613,26 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_lo_rows_kernel, cache, &c);
+  cudaError_t err;
+  seg::detail::row_tiles tiles;
+  if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using seg::detail::row_form;
+    typedef void (*tiles_kernel)(const Welford *in, seg::detail::row_tiles, Welford *);
+    const tiles_kernel kernels[3] = {seg_lo_row_tiles_kernel<row_form::short_rows>,
+                                     seg_lo_row_tiles_kernel<row_form::grouped_rows>,
+                                     seg_lo_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48));
+    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)seg_lo_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(12));
@@ -729,6 +813,15 @@ seg_maxsub_rows_kernel(const int *in, seg::detail::row_offsets offsets, MaxSub *
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <seg::detail::row_form FORM>
+static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+seg_maxsub_row_tiles_kernel(const int *in, seg::detail::row_tiles tiles, MaxSub *out) {
+  seg::detail::reduce_row_tiles<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
+                                 seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t seg_maxsub_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(MaxSub), alignof(MaxSub)) : 0;
 }
@@ -776,7 +869,26 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_maxsub_rows_kernel, cache, &c);
+  cudaError_t err;
+  seg::detail::row_tiles tiles;
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using seg::detail::row_form;
+    typedef void (*tiles_kernel)(const int *in, seg::detail::row_tiles, MaxSub *);
+    const tiles_kernel kernels[3] = {seg_maxsub_row_tiles_kernel<row_form::short_rows>,
+                                     seg_maxsub_row_tiles_kernel<row_form::grouped_rows>,
+                                     seg_maxsub_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16));
+    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)seg_maxsub_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
@@ -891,6 +1003,15 @@ seg_variance_rows_kernel(const float *in, seg::detail::row_offsets offsets, Welf
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <seg::detail::row_form FORM>
+static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+seg_variance_row_tiles_kernel(const float *in, seg::detail::row_tiles tiles, Welford *out) {
+  seg::detail::reduce_row_tiles<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
+                                 seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t seg_variance_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
 }
@@ -938,7 +1059,26 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_variance_rows_kernel, cache, &c);
+  cudaError_t err;
+  seg::detail::row_tiles tiles;
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using seg::detail::row_form;
+    typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, Welford *);
+    const tiles_kernel kernels[3] = {seg_variance_row_tiles_kernel<row_form::short_rows>,
+                                     seg_variance_row_tiles_kernel<row_form::grouped_rows>,
+                                     seg_variance_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16));
+    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)seg_variance_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));

@@ -771,12 +771,13 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
  * it unbounded, without the extra test. `lane` is the caller's place in its
  * group and `mask` names the lanes that take part (a block's partial last
  * warp has fewer than 32; their values past `valid` are never read into a
- * result). */
+ * result). A run-time `width` (a power of two up to WIDTH) makes groups of
+ * that many lanes, with `lane` the place in one. */
 template <class Op, bool BOUNDED, int WIDTH>
 __device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::acc_type v, int lane, int valid,
-                                                                   unsigned int mask) {
+                                                                   unsigned int mask, int width = WIDTH) {
 #pragma unroll
-  for (int offset = 1; offset < WIDTH; offset *= 2) {
+  for (int offset = 1; offset < WIDTH && offset < width; offset *= 2) {
     typename Op::acc_type other = shfl_down_sync(mask, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);

@@ -309,6 +309,15 @@ vectors_rgbsum_rows_kernel(const uchar3 *in, vectors::detail::row_offsets offset
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows that line up with the 16-byte groups (reduce_row_tiles). */
+template <vectors::detail::row_form FORM>
+static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
+vectors_rgbsum_row_tiles_kernel(const uchar3 *in, vectors::detail::row_tiles tiles, uint3 *out) {
+  vectors::detail::reduce_row_tiles<vectors::detail::rgbsum_op, vectors::detail::tuned_block, 16, 3,
+                                 vectors::detail::groups_per_lane(vectors::detail::tuned_items, 48), FORM>(
+      in, tiles, out);
+}
+
 extern "C" size_t vectors_rgbsum_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? temp_bytes_for(sizeof(uint3), alignof(uint3)) : 0;
 }
@@ -356,7 +365,26 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_rgbsum_rows_kernel, cache, &c);
+  cudaError_t err;
+  vectors::detail::row_tiles tiles;
+  if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &tiles)) {
+    static unsigned long long tiles_cache[3][64];
+    using vectors::detail::row_form;
+    typedef void (*tiles_kernel)(const uchar3 *in, vectors::detail::row_tiles, uint3 *);
+    const tiles_kernel kernels[3] = {vectors_rgbsum_row_tiles_kernel<row_form::short_rows>,
+                                     vectors_rgbsum_row_tiles_kernel<row_form::grouped_rows>,
+                                     vectors_rgbsum_row_tiles_kernel<row_form::long_rows>};
+    const int form = (int)vectors::detail::form_of(tiles);
+    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+    if (err != cudaSuccess)
+      return err;
+    tiles.set_rounds(3, sizeof(uint3), vectors::detail::groups_per_lane(c.items, 48));
+    const size_t blocks = vectors::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+        d_in, tiles, d_out);
+    return cudaGetLastError();
+  }
+  err = launch_config((const void *)vectors_rgbsum_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = vectors::detail::ceil_div(num_rows * row_length, vectors::detail::segment_chunk_min(3));

@@ -312,16 +312,19 @@ static void run_segmented(const Multi &m) {
       bad += !same_acc(m, got.data() + s * m.acc_size, want.data() + s * m.acc_size);
     check(bad == 0, m.name, "segmented: every segment vs host", ns);
   }
-  // rows: short and long rows, at an offset
-  const size_t shapes[][2] = {{1000, 7}, {37, 5000}, {3, small_run ? (size_t)4000 : (size_t)200000}, {0, 5}, {5, 0}};
+  // rows: short and long rows, at offsets {0, 0, 0} (the row tiles where the
+  // rows line up with the groups) and {1, 3, 2}
+  const size_t shapes[][2] = {{1000, 7}, {1001, 1}, {1001, 2}, {1000, 8}, {513, 64}, {77, 200}, {30, 2000},
+                              {37, 5000}, {3, small_run ? (size_t)4000 : (size_t)200000}, {0, 5}, {5, 0}};
+  for (int at = 0; at < 2; at++)
   for (const auto &sh : shapes) {
     const size_t nr = sh[0], len = sh[1];
-    if (nr * len > n)
+    if (nr * len + 8 > n)
       continue;
     const void *din[3], *hin[3];
     for (int i = 0; i < m.k; i++) {
-      din[i] = (const char *)a.d[i] + offsets[1][i] * m.size[i];
-      hin[i] = (const char *)a.h[i] + offsets[1][i] * m.size[i];
+      din[i] = (const char *)a.d[i] + offsets[at][i] * m.size[i];
+      hin[i] = (const char *)a.h[i] + offsets[at][i] * m.size[i];
     }
     std::vector<unsigned char> rw(nr * m.acc_size + 1), rg(nr * m.acc_size + 1);
     m.rows_host(hin, nr, len, rw.data());

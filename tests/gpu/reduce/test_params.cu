@@ -133,19 +133,20 @@ static void test_segmented_as(const Forms<IN, ACC> &f, const Data<IN> &data, siz
   CUDA_CHECK(cudaFree(d_off));
 }
 
-template <class IN, class ACC> static void test_rows(const Forms<IN, ACC> &f, const Data<IN> &data, size_t nr, size_t len) {
+template <class IN, class ACC>
+static void test_rows(const Forms<IN, ACC> &f, const Data<IN> &data, size_t nr, size_t len, size_t at) {
   ACC *d_out;
   CUDA_CHECK(cudaMalloc(&d_out, (nr ? nr : 1) * sizeof(ACC)));
   void *t = garbage_temp(f.rows_temp(nr, len));
   std::vector<ACC> want(nr), got(nr);
-  f.rows_host(data.h.data() + 1, nr, len, want.data());
-  CUDA_CHECK(f.rows(data.d + 1, nr, len, d_out, t, f.rows_temp(nr, len), 0));
+  f.rows_host(data.h.data() + at, nr, len, want.data());
+  CUDA_CHECK(f.rows(data.d + at, nr, len, d_out, t, f.rows_temp(nr, len), 0));
   CUDA_CHECK(cudaMemcpy(got.data(), d_out, nr * sizeof(ACC), cudaMemcpyDeviceToHost));
   size_t bad = 0;
   for (size_t r = 0; r < nr; r++)
     bad += !same(got[r], want[r]);
   char what[96];
-  std::snprintf(what, sizeof what, "rows, %zu x %zu: %zu differ", nr, len, bad);
+  std::snprintf(what, sizeof what, "rows at +%zu, %zu x %zu: %zu differ", at, nr, len, bad);
   check(bad == 0, f.name, what, nr * len);
   CUDA_CHECK(cudaFree(t));
   CUDA_CHECK(cudaFree(d_out));
@@ -169,10 +170,14 @@ template <class IN, class ACC> static void test_on(const Forms<IN, ACC> &f, cons
     else
       test_segmented_as<IN, ACC, long long>(f, data, big, off);
   }
-  const size_t shapes[][2] = {{1000, 1}, {1000, 7}, {100, 1000}, {3, 70000}, {3, big / 4}, {2, big / 2}};
+  // at element 0 (16-byte aligned) rows of 1 to 1000 elements take the row
+  // tiles where they line up with the groups; at element 1 the split path
+  const size_t shapes[][2] = {{1000, 1}, {1001, 2}, {999, 4},   {1000, 7},   {500, 16},  {300, 64},
+                              {70, 256}, {100, 1000}, {3, 70000}, {3, big / 4}, {2, big / 2}};
   for (auto &s : shapes)
-    if (1 + s[0] * s[1] <= big + slack) // the rows start at element 1
-      test_rows(f, data, s[0], s[1]);
+    for (size_t at : {(size_t)0, (size_t)1})
+      if (at + s[0] * s[1] <= big + slack)
+        test_rows(f, data, s[0], s[1], at);
 }
 
 template <class IN, class ACC> static void test_all(const Forms<IN, ACC> &f, void (*fill)(IN &, unsigned long long)) {

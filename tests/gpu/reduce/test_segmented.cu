@@ -186,11 +186,24 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
     check(same, c.name, "repeated runs are bitwise equal", count);
   }
 
-  // rows: (num_rows, row_length), short rows to rows spread over many blocks
-  const size_t shapes[][2] = {{7, 0},     {1000, 1},   {333, 7},       {1024, 100},
-                              {100, 3001}, {16, 50000}, {3, (1u << 21) + 5}, {1, (1u << 22) + 1}};
+  // rows: (num_rows, row_length), short rows to rows spread over many blocks.
+  // At d_buf (16-byte aligned) rows that line up with the 16-byte groups take
+  // the row tiles: several rows a group (lengths 1 to 8, the last group cut
+  // short by odd counts), a lane group a row (16 to 128: powers of two and
+  // 24, 100), chunks of 32 groups (132, 256, 1000: a partial last chunk; 2048
+  // and 4000: long enough for several chains per lane with 4-byte elements), and
+  // many rows (200000 x 1, 131072 x 16, 49152 x 128: a tile of 4 to 8 rows
+  // each, more tiles than the grid has warps); d_buf + 1 and the other
+  // lengths take the split path. At most max_segments rows.
+  const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
+                              {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
+                              {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
+                              {200000, 1}, {131072, 16},
+                              {49152, 128}, {3, (1u << 21) + 5}, {1, (1u << 22) + 1}};
   for (auto &shape : shapes) {
     size_t rows = shape[0], length = shape[1];
+    if (rows > max_segments)
+      continue;
     if (rows * length > max_n)
       length = max_n / rows;
     std::vector<size_t> begin(rows), len(rows, length);
