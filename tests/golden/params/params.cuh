@@ -1778,25 +1778,22 @@ template <class A>
 __device__ __forceinline__ void store_rows(A *out, size_t first, unsigned int rows, const A &v, bool has,
                                            unsigned int slot, unsigned int *stage) {
   if constexpr (staged_stores<A>()) {
-    if (!stage) { /* the caller's choice, the same in the whole warp */
+    if (stage) { /* the caller's choice, the same in the whole warp */
+      constexpr unsigned int W = sizeof(A) / 4;
       if (has)
-        out[first + slot] = v;
+        memcpy(stage + slot * W, &v, sizeof(A));
+      __syncwarp();
+      unsigned int *to = reinterpret_cast<unsigned int *>(out + first); /* 4-byte aligned: alignof(A) >= 4 */
+      for (unsigned int w = threadIdx.x & 31; w < rows * W; w += 32)
+        __stwb(to + w, stage[w]);
+      __syncwarp(); /* stage is free again */
       return;
     }
-    constexpr unsigned int W = sizeof(A) / 4;
-    if (has)
-      memcpy(stage + slot * W, &v, sizeof(A));
-    __syncwarp();
-    unsigned int *to = reinterpret_cast<unsigned int *>(out + first); /* 4-byte aligned: alignof(A) >= 4 */
-    for (unsigned int w = threadIdx.x & 31; w < rows * W; w += 32)
-      __stwb(to + w, stage[w]);
-    __syncwarp(); /* stage is free again */
-  } else {
-    (void)stage;
-    (void)rows;
-    if (has)
-      out[first + slot] = v;
   }
+  (void)stage;
+  (void)rows;
+  if (has)
+    out[first + slot] = v;
 }
 
 /* Rows of L < U elements: lane l takes rows l, l + 32, ... of the tile. */

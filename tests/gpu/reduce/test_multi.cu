@@ -316,31 +316,32 @@ static void run_segmented(const Multi &m) {
   // rows line up with the groups) and {1, 3, 2}
   const size_t shapes[][2] = {{1000, 7}, {1001, 1}, {1001, 2}, {1000, 8}, {513, 64}, {77, 200}, {30, 2000},
                               {37, 5000}, {3, small_run ? (size_t)4000 : (size_t)200000}, {0, 5}, {5, 0}};
-  for (int at = 0; at < 2; at++)
-  for (const auto &sh : shapes) {
-    const size_t nr = sh[0], len = sh[1];
-    if (nr * len + 8 > n)
-      continue;
-    const void *din[3], *hin[3];
-    for (int i = 0; i < m.k; i++) {
-      din[i] = (const char *)a.d[i] + offsets[at][i] * m.size[i];
-      hin[i] = (const char *)a.h[i] + offsets[at][i] * m.size[i];
+  for (int at = 0; at < 2; at++) {
+    for (const auto &sh : shapes) {
+      const size_t nr = sh[0], len = sh[1];
+      if (nr * len + 8 > n)
+        continue;
+      const void *din[3], *hin[3];
+      for (int i = 0; i < m.k; i++) {
+        din[i] = (const char *)a.d[i] + offsets[at][i] * m.size[i];
+        hin[i] = (const char *)a.h[i] + offsets[at][i] * m.size[i];
+      }
+      std::vector<unsigned char> rw(nr * m.acc_size + 1), rg(nr * m.acc_size + 1);
+      m.rows_host(hin, nr, len, rw.data());
+      const size_t rtb = m.rows_temp(nr, len);
+      void *rt, *d_rows;
+      CUDA_CHECK(cudaMalloc(&rt, rtb ? rtb : 1));
+      CUDA_CHECK(cudaMalloc(&d_rows, nr * m.acc_size + 1));
+      CUDA_CHECK(cudaMemset(rt, 0xA5, rtb ? rtb : 1));
+      check(m.rows(din, nr, len, d_rows, rt, rtb, 0) == cudaSuccess, m.name, "rows launch", nr);
+      CUDA_CHECK(cudaMemcpy(rg.data(), d_rows, nr * m.acc_size, cudaMemcpyDeviceToHost));
+      size_t bad = 0;
+      for (size_t r = 0; r < nr; r++)
+        bad += !same_acc(m, rg.data() + r * m.acc_size, rw.data() + r * m.acc_size);
+      check(bad == 0, m.name, "rows: every row vs host", nr);
+      CUDA_CHECK(cudaFree(rt));
+      CUDA_CHECK(cudaFree(d_rows));
     }
-    std::vector<unsigned char> rw(nr * m.acc_size + 1), rg(nr * m.acc_size + 1);
-    m.rows_host(hin, nr, len, rw.data());
-    const size_t rtb = m.rows_temp(nr, len);
-    void *rt, *d_rows;
-    CUDA_CHECK(cudaMalloc(&rt, rtb ? rtb : 1));
-    CUDA_CHECK(cudaMalloc(&d_rows, nr * m.acc_size + 1));
-    CUDA_CHECK(cudaMemset(rt, 0xA5, rtb ? rtb : 1));
-    check(m.rows(din, nr, len, d_rows, rt, rtb, 0) == cudaSuccess, m.name, "rows launch", nr);
-    CUDA_CHECK(cudaMemcpy(rg.data(), d_rows, nr * m.acc_size, cudaMemcpyDeviceToHost));
-    size_t bad = 0;
-    for (size_t r = 0; r < nr; r++)
-      bad += !same_acc(m, rg.data() + r * m.acc_size, rw.data() + r * m.acc_size);
-    check(bad == 0, m.name, "rows: every row vs host", nr);
-    CUDA_CHECK(cudaFree(rt));
-    CUDA_CHECK(cudaFree(d_rows));
   }
   CUDA_CHECK(cudaFree(d_off));
   CUDA_CHECK(cudaFree(d_out));
