@@ -6,7 +6,8 @@
 // and one giant segment among tiny ones (offsets forms only). Each figure is
 // the mean time per call over back-to-back calls after warm-up (CUDA
 // events), shown as GB/s of input read (offsets and outputs not counted).
-// Writes a table to stdout and CSV to argv[1].
+// Writes a table to stdout and CSV to argv[1]; argv[2], when given, is a
+// comma-separated list of the shapes to time ("L=4096,4096x16K,one").
 #include <cub/cub.cuh>
 #include <thrust/iterator/transform_iterator.h>
 #include <cmath>
@@ -161,7 +162,25 @@ static void one(const char *name, const char *shape, const IN *in, size_t n, con
   row(name, shape, n, count, seg_us, rows_us, cub_us, fixed_us, ceil_us, ok ? "same" : "DIFFERENT");
 }
 
+static const char *only_shapes; // argv[2]: the shapes to time, or NULL for all
+
+static bool shape_wanted(const char *shape) {
+  if (!only_shapes)
+    return true;
+  const size_t len = std::strlen(shape);
+  for (const char *p = only_shapes; *p;) {
+    const char *end = std::strchr(p, ',');
+    const size_t n = end ? (size_t)(end - p) : std::strlen(p);
+    if (n == len && std::strncmp(p, shape, n) == 0)
+      return true;
+    p += n + (end ? 1 : 0);
+  }
+  return false;
+}
+
 static void all_cases(const char *shape, size_t n, size_t count, size_t row_length, Buffers &b) {
+  if (!shape_wanted(shape))
+    return;
   const cudaStream_t s = 0;
   const size_t tb = temp_size;
   one<int, int>("int32", shape, b.i_in, n, b.off, count, row_length, b,
@@ -234,6 +253,7 @@ int main(int argc, char **argv) {
   std::printf("# %s, %d SMs; CUB %s (fixed-size API: %s)\n", prop.name, prop.multiProcessorCount, cub_version,
               FIXED_SIZE_API ? "yes" : "no");
   csv = std::fopen(argc > 1 ? argv[1] : "segmented.csv", "w");
+  only_shapes = argc > 2 ? argv[2] : nullptr;
   std::fprintf(csv, "case,shape,n,segments,segmented_us,rows_us,cub_offsets_us,cub_fixed_us,ceiling_us,check,cub_version\n");
   CUDA_CHECK(cudaEventCreate(&ev0));
   CUDA_CHECK(cudaEventCreate(&ev1));
@@ -254,7 +274,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaDeviceSynchronize());
   std::printf("%-8s %-10s %10s %10s %9s %9s %9s %9s %7s %7s %7s %7s %7s %s\n", "case", "shape", "n", "segments", "seg_us",
               "rows_us", "cub_us", "fixed_us", "%ceil", "%ceil*", "cub/seg", "fix/row", "best", "check");
-  const size_t lengths[] = {1, 4, 16, 64, 256, 1024, 4096, 65536, 1u << 20, 1u << 24, 0 /* one segment */};
+  const size_t lengths[] = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1u << 20, 1u << 24, 0 /* one segment */};
   for (size_t n : {(size_t)1 << 28, (size_t)1 << 22}) {
     for (size_t length : lengths) {
       const size_t l = length ? length : n;

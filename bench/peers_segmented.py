@@ -7,7 +7,8 @@ lengths, 2^28 and 2^22 elements in all. Each is checked against float64
 before it is timed; the time is the mean per call over back-to-back calls
 after warm-up (CUDA events). Writes CSV rows
 (case,peer,rows,row_length,us,GBps,check) to argv[1], rows being the number
-of segments, and a table to stdout."""
+of segments, and a table to stdout. With --rows-only (argv[2]) only the
+per-row peers run."""
 import sys
 
 import torch
@@ -49,6 +50,8 @@ def main():
         print(line)
         del x
         torch.cuda.empty_cache()
+    if sys.argv[2:3] == ["--rows-only"]:
+        return
     # torch.segment_reduce against the float _segmented: the uniform lengths of
     # bench_segmented.cu (1 to 16M, and one segment), checked against the
     # float64 sums of the same segments

@@ -235,7 +235,8 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, seg::detail::total_op::commutative,
+                                   &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int8_t *in, seg::detail::row_tiles, long long *);
@@ -246,12 +247,16 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
+    if (row_length * 1 > seg::detail::row_tiles_max_bytes &&
+        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
+      goto split; /* too few long rows: every SM takes a share of each */
     tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16));
     const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
     kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
         d_in, tiles, d_out);
     return cudaGetLastError();
   }
+split:
   err = launch_config((const void *)seg_total_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -425,7 +430,8 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, seg::detail::best_op::commutative,
+                                   &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, seg_best_result *);
@@ -436,12 +442,16 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
+    if (row_length * 4 > seg::detail::row_tiles_max_bytes &&
+        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
+      goto split; /* too few long rows: every SM takes a share of each */
     tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16));
     const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
     kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
         d_in, tiles, d_out);
     return cudaGetLastError();
   }
+split:
   err = launch_config((const void *)seg_best_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -615,7 +625,8 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, seg::detail::lo_op::commutative,
+                                   &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const Welford *in, seg::detail::row_tiles, Welford *);
@@ -626,12 +637,16 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
+    if (row_length * 12 > seg::detail::row_tiles_max_bytes &&
+        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
+      goto split; /* too few long rows: every SM takes a share of each */
     tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48));
     const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
     kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
         d_in, tiles, d_out);
     return cudaGetLastError();
   }
+split:
   err = launch_config((const void *)seg_lo_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -871,7 +886,8 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, seg::detail::maxsub_op::commutative,
+                                   &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int *in, seg::detail::row_tiles, MaxSub *);
@@ -882,12 +898,16 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
+    if (row_length * 4 > seg::detail::row_tiles_max_bytes &&
+        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
+      goto split; /* too few long rows: every SM takes a share of each */
     tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16));
     const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
     kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
         d_in, tiles, d_out);
     return cudaGetLastError();
   }
+split:
   err = launch_config((const void *)seg_maxsub_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -1061,7 +1081,8 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, seg::detail::variance_op::commutative,
+                                   &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, Welford *);
@@ -1072,12 +1093,16 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
+    if (row_length * 4 > seg::detail::row_tiles_max_bytes &&
+        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
+      goto split; /* too few long rows: every SM takes a share of each */
     tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16));
     const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
     kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
         d_in, tiles, d_out);
     return cudaGetLastError();
   }
+split:
   err = launch_config((const void *)seg_variance_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;

@@ -313,9 +313,10 @@ static void run_segmented(const Multi &m) {
     check(bad == 0, m.name, "segmented: every segment vs host", ns);
   }
   // rows: short and long rows, at offsets {0, 0, 0} (the row tiles where the
-  // rows line up with the groups) and {1, 3, 2}
+  // rows line up with the groups; 80 x 8200, over 16 KiB a row for 4-byte
+  // elements, too few for them: the split path) and {1, 3, 2}
   const size_t shapes[][2] = {{1000, 7}, {1001, 1}, {1001, 2}, {1000, 8}, {513, 64}, {77, 200}, {30, 2000},
-                              {37, 5000}, {3, small_run ? (size_t)4000 : (size_t)200000}, {0, 5}, {5, 0}};
+                              {37, 5000}, {80, 8200}, {3, small_run ? (size_t)4000 : (size_t)200000}, {0, 5}, {5, 0}};
   for (int at = 0; at < 2; at++) {
     for (const auto &sh : shapes) {
       const size_t nr = sh[0], len = sh[1];

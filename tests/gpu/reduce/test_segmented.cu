@@ -84,7 +84,7 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
       n += x;
     max_n = n > max_n ? n : max_n;
   }
-  const size_t max_rows_n = small_run ? (1u << 20) : (3u << 21) + 64;
+  const size_t max_rows_n = small_run ? (1u << 20) : (9u << 20);
   max_n = max_n > max_rows_n ? max_n : max_rows_n;
   std::unique_ptr<IN[]> h_buf(new IN[max_n]);
   IN *h_in = h_buf.get();
@@ -193,13 +193,18 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // 24, 100), chunks of 32 groups (132, 256, 1000: a partial last chunk; 2048
   // and 4000: long enough for several chains per lane with 4-byte elements), and
   // many rows (200000 x 1, 131072 x 16, 49152 x 128: a tile of 4 to 8 rows
-  // each, more tiles than the grid has warps); d_buf + 1 and the other
-  // lengths take the split path. At most max_segments rows.
+  // each, more tiles than the grid has warps); rows of 16 to 64 KiB take
+  // them too for commutative operators where there are as many as half the
+  // grid's warps (2200 x 4100: a last chunk of one group for 4-byte
+  // elements; 70 x 8200 and 1000 x 4100 are too few and take the split
+  // path, as ordered operators do); d_buf + 1 and the other lengths take
+  // the split path. At most max_segments rows.
   const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
                               {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
                               {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
                               {200000, 1}, {131072, 16},
-                              {49152, 128}, {3, (1u << 21) + 5}, {1, (1u << 22) + 1}};
+                              {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
+                              {1, (1u << 22) + 1}};
   for (auto &shape : shapes) {
     size_t rows = shape[0], length = shape[1];
     if (rows > max_segments)
@@ -221,6 +226,34 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
       compare(d_out, rows, h_in, begin, len, what);
     }
     CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
+  }
+
+  // rows from a captured graph, replayed (the split path for 70 x 8200: a
+  // replay reuses the tag it was captured with)
+  {
+    const size_t rows = 70, length = 8200;
+    std::vector<size_t> begin(rows), len(rows, length);
+    for (size_t r = 0; r < rows; r++)
+      begin[r] = r * length;
+    c.rows_host(h_in, rows, length, want.data());
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    garbage(d_temp, d_out, rows, s);
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    CUDA_CHECK(c.rows(d_buf, rows, length, d_out, d_temp, c.rows_temp(rows, length), s));
+    CUDA_CHECK(cudaStreamEndCapture(s, &g));
+    CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+    for (int replay = 0; replay < 3; replay++) {
+      CUDA_CHECK(cudaMemsetAsync(d_out, 0x5A, rows * sizeof(ACC), s));
+      CUDA_CHECK(cudaGraphLaunch(ge, s));
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      compare(d_out, rows, h_in, begin, len, "rows 70 x 8200 from a captured graph, each replay");
+    }
+    CUDA_CHECK(cudaGraphExecDestroy(ge));
+    CUDA_CHECK(cudaGraphDestroy(g));
+    CUDA_CHECK(cudaStreamDestroy(s));
   }
 
   // nothing to do: no segments, no rows; NULL pointers and temp_bytes 0 are fine
