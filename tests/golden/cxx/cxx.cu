@@ -311,7 +311,9 @@ cxx_lmax_rows_kernel(const PairL *in, cxx::detail::row_offsets offsets, PairL *o
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <cxx::detail::row_form FORM>
-static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(cxx::detail::tuned_block,
+                                        cxx::detail::row_tiles_min_blocks<cxx::detail::lmax_op>(FORM, cxx::detail::tuned_block,
+                                                                                 cxx::detail::tuned_min_blocks))
 cxx_lmax_row_tiles_kernel(const PairL *in, cxx::detail::row_tiles tiles, PairL *out) {
   cxx::detail::reduce_row_tiles<cxx::detail::lmax_op, cxx::detail::tuned_block, 1, 1,
                                  cxx::detail::groups_per_lane(cxx::detail::tuned_items, 16), FORM>(

@@ -245,7 +245,9 @@ multi_wide_rows_kernel(multi::detail::wide_op::source in, multi::detail::row_off
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <multi::detail::row_form FORM>
-static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::row_tiles_min_blocks<multi::detail::wide_op>(FORM, multi::detail::tuned_block,
+                                                                                 multi::detail::tuned_min_blocks))
 multi_wide_row_tiles_kernel(multi::detail::wide_op::source in, multi::detail::row_tiles tiles, double *out) {
   multi::detail::reduce_row_tiles<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
                                  multi::detail::groups_per_lane(multi::detail::tuned_items, 32), FORM>(
@@ -506,7 +508,9 @@ multi_pairs_rows_kernel(multi::detail::pairs_op::source in, multi::detail::row_o
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <multi::detail::row_form FORM>
-static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::row_tiles_min_blocks<multi::detail::pairs_op>(FORM, multi::detail::tuned_block,
+                                                                                 multi::detail::tuned_min_blocks))
 multi_pairs_row_tiles_kernel(multi::detail::pairs_op::source in, multi::detail::row_tiles tiles, PairHash *out) {
   multi::detail::reduce_row_tiles<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
                                  multi::detail::groups_per_lane(multi::detail::tuned_items, 32), FORM>(

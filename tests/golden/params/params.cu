@@ -245,7 +245,9 @@ params_lastmax_rows_kernel(const float *in, params::detail::row_offsets offsets,
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <params::detail::row_form FORM>
-static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::row_tiles_min_blocks<params::detail::lastmax_op>(FORM, params::detail::tuned_block,
+                                                                                 params::detail::tuned_min_blocks))
 params_lastmax_row_tiles_kernel(const float *in, params::detail::row_tiles tiles, Pick *out) {
   params::detail::reduce_row_tiles<params::detail::lastmax_op, params::detail::tuned_block, 4, 1,
                                  params::detail::groups_per_lane(params::detail::tuned_items, 16), FORM>(
@@ -440,7 +442,9 @@ params_lastabove_rows_kernel(params::detail::lastabove_op::source in, params::de
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <params::detail::row_form FORM>
-static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::row_tiles_min_blocks<params::detail::lastabove_op>(FORM, params::detail::tuned_block,
+                                                                                 params::detail::tuned_min_blocks))
 params_lastabove_row_tiles_kernel(params::detail::lastabove_op::source in, params::detail::row_tiles tiles, Pick *out) {
   params::detail::reduce_row_tiles<params::detail::lastabove_op, params::detail::tuned_block, 4, 2,
                                  params::detail::groups_per_lane(params::detail::tuned_items, 32), FORM>(

@@ -179,7 +179,9 @@ seg_total_rows_kernel(const int8_t *in, seg::detail::row_offsets offsets, long l
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_tiles_min_blocks<seg::detail::total_op>(FORM, seg::detail::tuned_block,
+                                                                                 seg::detail::tuned_min_blocks))
 seg_total_row_tiles_kernel(const int8_t *in, seg::detail::row_tiles tiles, long long *out) {
   seg::detail::reduce_row_tiles<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(
@@ -374,7 +376,9 @@ seg_best_rows_kernel(const float *in, seg::detail::row_offsets offsets, seg_best
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_tiles_min_blocks<seg::detail::best_op>(FORM, seg::detail::tuned_block,
+                                                                                 seg::detail::tuned_min_blocks))
 seg_best_row_tiles_kernel(const float *in, seg::detail::row_tiles tiles, seg_best_result *out) {
   seg::detail::reduce_row_tiles<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(
@@ -569,7 +573,9 @@ seg_lo_rows_kernel(const Welford *in, seg::detail::row_offsets offsets, Welford 
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_tiles_min_blocks<seg::detail::lo_op>(FORM, seg::detail::tuned_block,
+                                                                                 seg::detail::tuned_min_blocks))
 seg_lo_row_tiles_kernel(const Welford *in, seg::detail::row_tiles tiles, Welford *out) {
   seg::detail::reduce_row_tiles<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 48), FORM>(
@@ -830,7 +836,9 @@ seg_maxsub_rows_kernel(const int *in, seg::detail::row_offsets offsets, MaxSub *
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_tiles_min_blocks<seg::detail::maxsub_op>(FORM, seg::detail::tuned_block,
+                                                                                 seg::detail::tuned_min_blocks))
 seg_maxsub_row_tiles_kernel(const int *in, seg::detail::row_tiles tiles, MaxSub *out) {
   seg::detail::reduce_row_tiles<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(
@@ -1025,7 +1033,9 @@ seg_variance_rows_kernel(const float *in, seg::detail::row_offsets offsets, Welf
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_tiles_min_blocks<seg::detail::variance_op>(FORM, seg::detail::tuned_block,
+                                                                                 seg::detail::tuned_min_blocks))
 seg_variance_row_tiles_kernel(const float *in, seg::detail::row_tiles tiles, Welford *out) {
   seg::detail::reduce_row_tiles<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16), FORM>(

@@ -311,7 +311,9 @@ vectors_rgbsum_rows_kernel(const uchar3 *in, vectors::detail::row_offsets offset
 
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <vectors::detail::row_form FORM>
-static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vectors::detail::tuned_block,
+                                        vectors::detail::row_tiles_min_blocks<vectors::detail::rgbsum_op>(FORM, vectors::detail::tuned_block,
+                                                                                 vectors::detail::tuned_min_blocks))
 vectors_rgbsum_row_tiles_kernel(const uchar3 *in, vectors::detail::row_tiles tiles, uint3 *out) {
   vectors::detail::reduce_row_tiles<vectors::detail::rgbsum_op, vectors::detail::tuned_block, 16, 3,
                                  vectors::detail::groups_per_lane(vectors::detail::tuned_items, 48), FORM>(
