@@ -2007,6 +2007,68 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
   }
 }
 
+/* The same for ordered operators, whose lanes must hold runs of
+ * consecutive elements: each round takes K chunks, as above, but lane l
+ * reads K consecutive groups of chunk l / (32 / K) (the loads of a round
+ * touch the same sectors as the coalesced ones, two lanes' halves apart),
+ * folds them in order, and the lanes of each chunk combine in lane order
+ * (log2(32 / K) steps for all K chunks at once, where a warp reduce per
+ * chunk took 5 each and kept max-subarray's rows at a third of the read
+ * ceiling); lane 0 appends the chunks to their rows in order. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::source in, const row_tiles &t,
+                                                         size_t tile, typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr int W = 32 / K; /* lanes per chunk */
+  const unsigned int lane = threadIdx.x & 31, C = t.chunks, mine = lane / W, place = lane % W;
+  const size_t G = t.row_groups, row0 = tile * t.tile_rows;
+  const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
+  const unsigned int total = rows * C;
+  const unsigned int last_groups = (unsigned int)(G - (size_t)(C - 1) * 32); /* in a row's last chunk */
+  A row_value = Op::identity();
+  unsigned int row_at = 0, chunk_at = 0; /* the row and chunk of the round's first chunk */
+  for (unsigned int q0 = 0; q0 < total; q0 += K) {
+    const unsigned int q = q0 + mine; /* this lane's chunk in the tile */
+    unsigned int row = row_at, chunk = chunk_at + mine;
+    while (chunk >= C) { /* K > C: a round may reach past the next row */
+      chunk -= C;
+      ++row;
+    }
+    const size_t first = (size_t)chunk * 32 + (size_t)place * K; /* its first group in the row */
+    T x[K][U];
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (q < total && first + j < G)
+        load_group<T, U, VEC, true>(in, (row0 + row) * G + first + j, x[j]);
+    A v = Op::identity();
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (q < total && first + j < G)
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          v = Op::fold(v, x[j][u], (first + j) * U + u);
+    /* the lanes of a chunk that hold groups: all W but in a row's last chunk */
+    const unsigned int groups = chunk + 1 == C ? last_groups : 32;
+    v = warp_reduce_lanes<Op, true, W>(v, (int)place, (int)((groups + K - 1) / K), 0xffffffffu);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const A c = shfl_sync(0xffffffffu, v, k * W);
+      if (q0 + k >= total)
+        break;
+      if (lane == 0) {
+        row_value = chunk_at == 0 ? c : Op::combine(row_value, c);
+        if (chunk_at + 1 == C)
+          out[row0 + row_at] = row_value;
+      }
+      if (++chunk_at == C) {
+        chunk_at = 0;
+        ++row_at;
+      }
+    }
+  }
+}
+
 /* The three forms of row tiles, each a kernel of its own: in one kernel
  * their registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
 enum row_form { short_rows, grouped_rows, long_rows };
@@ -2045,6 +2107,8 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
         reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
       else if constexpr (FORM == grouped_rows)
         reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
+      else if constexpr (!Op::commutative && 32 % K == 0)
+        reduce_long_rows_ordered<Op, U, VEC, K>(in, t, tile, out);
       else
         reduce_long_rows<Op, U, VEC, K>(in, t, tile, out);
     }
