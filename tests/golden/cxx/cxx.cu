@@ -369,8 +369,7 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   cxx::detail::row_tiles tiles;
-  if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, cxx::detail::lmax_op::commutative,
-                                   &tiles)) {
+  if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using cxx::detail::row_form;
     typedef void (*tiles_kernel)(const PairL *in, cxx::detail::row_tiles, PairL *);

@@ -1821,14 +1821,15 @@ __host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K
  * times as fast in tiles as split at 2^28 elements. */
 constexpr size_t row_tiles_max_bytes = 16384;
 
-/* Up to this many bytes, commutative operators' rows take the tiles too
- * where there are enough of them to give every other warp of the grid a
- * row (enough_long_rows): a warp pipelines its loads from one row into the
- * next, where the split path drains at every row's end. H100, in one
- * lease: rows of 64 KiB, 16384 of them 1.03 to 1.08 times the split path,
- * 4096 of them 1.03 (Welford) to 1.12; 256 of them, 0.26 to 0.52; rows of
- * 256 KiB, Welford 0.79. Ordered operators reduce each chunk across the
- * warp and lost to the split path's block code (0.59 at 64 KiB). */
+/* Up to this many bytes, rows take the tiles too where there are enough of
+ * them to give every other warp of the grid a row (enough_long_rows): a
+ * warp pipelines its loads from one row into the next, where the split
+ * path drains at every row's end. H100, in one lease: rows of 64 KiB,
+ * 16384 of them 1.03 to 1.08 times the split path, 4096 of them 1.03
+ * (Welford) to 1.12; 256 of them, 0.26 to 0.52; rows of 256 KiB, Welford
+ * 0.79. Ordered max-subarray, since its lanes read runs
+ * (reduce_long_rows_ordered): 16384 rows of 64 KiB 1.10 times, 4096 of them
+ * 1.26. */
 constexpr size_t long_row_tiles_max_bytes = 65536;
 
 /* Whether `count` rows keep a grid of `warps` warps busy enough. */
@@ -1836,14 +1837,13 @@ __host__ __device__ constexpr bool enough_long_rows(size_t count, size_t warps) 
 
 /* Whether rows of `length` elements of `size` bytes in `in` line up with
  * groups of U elements; fills *t but its tiles (set_rounds) when they do.
- * Rows past row_tiles_max_bytes line up only for commutative operators,
- * and the caller checks enough_long_rows for them. */
+ * For rows past row_tiles_max_bytes the caller checks enough_long_rows. */
 template <class Source>
 __host__ __forceinline__ bool plan_row_tiles(const Source &in, size_t size, size_t length, size_t count, int U,
-                                             bool commutative, row_tiles *t) {
+                                             row_tiles *t) {
   size_t head = 0;
   if (U <= 0 || length == 0 || count == 0 ||
-      length * size > (commutative ? long_row_tiles_max_bytes : row_tiles_max_bytes) ||
+      length * size > long_row_tiles_max_bytes ||
       !vector_head(in, size, length * count, &head) || head != 0 || (length % U != 0 && U % length != 0))
     return false;
   t->length = length;

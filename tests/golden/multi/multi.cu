@@ -303,8 +303,7 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   LaunchConfig c;
   cudaError_t err;
   multi::detail::row_tiles tiles;
-  if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, multi::detail::wide_op::commutative,
-                                   &tiles)) {
+  if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::wide_op::source in, multi::detail::row_tiles, double *);
@@ -566,8 +565,7 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   LaunchConfig c;
   cudaError_t err;
   multi::detail::row_tiles tiles;
-  if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, multi::detail::pairs_op::commutative,
-                                   &tiles)) {
+  if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::pairs_op::source in, multi::detail::row_tiles, PairHash *);

@@ -303,8 +303,7 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   LaunchConfig c;
   cudaError_t err;
   params::detail::row_tiles tiles;
-  if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, params::detail::lastmax_op::commutative,
-                                   &tiles)) {
+  if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, params::detail::row_tiles, Pick *);
@@ -500,8 +499,7 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   LaunchConfig c;
   cudaError_t err;
   params::detail::row_tiles tiles;
-  if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, params::detail::lastabove_op::commutative,
-                                   &tiles)) {
+  if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(params::detail::lastabove_op::source in, params::detail::row_tiles, Pick *);

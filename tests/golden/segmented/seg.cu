@@ -237,8 +237,7 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, seg::detail::total_op::commutative,
-                                   &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int8_t *in, seg::detail::row_tiles, long long *);
@@ -434,8 +433,7 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, seg::detail::best_op::commutative,
-                                   &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, seg_best_result *);
@@ -631,8 +629,7 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, seg::detail::lo_op::commutative,
-                                   &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const Welford *in, seg::detail::row_tiles, Welford *);
@@ -894,8 +891,7 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, seg::detail::maxsub_op::commutative,
-                                   &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int *in, seg::detail::row_tiles, MaxSub *);
@@ -1091,8 +1087,7 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   LaunchConfig c;
   cudaError_t err;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, seg::detail::variance_op::commutative,
-                                   &tiles)) {
+  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, Welford *);

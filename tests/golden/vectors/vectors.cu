@@ -369,8 +369,7 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   LaunchConfig c;
   cudaError_t err;
   vectors::detail::row_tiles tiles;
-  if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, vectors::detail::rgbsum_op::commutative,
-                                   &tiles)) {
+  if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &tiles)) {
     static unsigned long long tiles_cache[3][64];
     using vectors::detail::row_form;
     typedef void (*tiles_kernel)(const uchar3 *in, vectors::detail::row_tiles, uint3 *);

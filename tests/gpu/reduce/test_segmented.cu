@@ -194,11 +194,10 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // and 4000: long enough for several chains per lane with 4-byte elements), and
   // many rows (200000 x 1, 131072 x 16, 49152 x 128: a tile of 4 to 8 rows
   // each, more tiles than the grid has warps); rows of 16 to 64 KiB take
-  // them too for commutative operators where there are as many as half the
-  // grid's warps (2200 x 4100: a last chunk of one group for 4-byte
-  // elements; 70 x 8200 and 1000 x 4100 are too few and take the split
-  // path, as ordered operators do); d_buf + 1 and the other lengths take
-  // the split path. At most max_segments rows.
+  // them too where there are as many as half the grid's warps (2200 x
+  // 4100: a last chunk of one group for 4-byte elements; 70 x 8200 and
+  // 1000 x 4100 are too few and take the split path); d_buf + 1 and the
+  // other lengths take the split path. At most max_segments rows.
   const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
                               {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
                               {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
