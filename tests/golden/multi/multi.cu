@@ -314,16 +314,16 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * multi::detail::wide_op::element_bytes > multi::detail::row_tiles_max_bytes &&
-        !multi::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::groups_per_lane(c.items, 32));
-    const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        multi::detail::wide_op::source{d_in0, d_in1}, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * multi::detail::wide_op::element_bytes <= multi::detail::row_tiles_max_bytes ||
+        multi::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::groups_per_lane(c.items, 32));
+      const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          multi::detail::wide_op::source{d_in0, d_in1}, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)multi_wide_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -576,16 +576,16 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * multi::detail::pairs_op::element_bytes > multi::detail::row_tiles_max_bytes &&
-        !multi::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::groups_per_lane(c.items, 32));
-    const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        multi::detail::pairs_op::source{d_in0, d_in1}, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * multi::detail::pairs_op::element_bytes <= multi::detail::row_tiles_max_bytes ||
+        multi::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::groups_per_lane(c.items, 32));
+      const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          multi::detail::pairs_op::source{d_in0, d_in1}, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)multi_pairs_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;

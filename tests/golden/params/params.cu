@@ -314,16 +314,16 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * 4 > params::detail::row_tiles_max_bytes &&
-        !params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(4, sizeof(Pick), params::detail::groups_per_lane(c.items, 16));
-    const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        d_in, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * 4 <= params::detail::row_tiles_max_bytes ||
+        params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(4, sizeof(Pick), params::detail::groups_per_lane(c.items, 16));
+      const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          d_in, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)params_lastmax_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -510,16 +510,16 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * params::detail::lastabove_op::element_bytes > params::detail::row_tiles_max_bytes &&
-        !params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::groups_per_lane(c.items, 32));
-    const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * params::detail::lastabove_op::element_bytes <= params::detail::row_tiles_max_bytes ||
+        params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::groups_per_lane(c.items, 32));
+      const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)params_lastabove_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;

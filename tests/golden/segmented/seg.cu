@@ -248,16 +248,16 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * 1 > seg::detail::row_tiles_max_bytes &&
-        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16));
-    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        d_in, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * 1 <= seg::detail::row_tiles_max_bytes ||
+        seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16));
+      const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          d_in, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)seg_total_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -444,16 +444,16 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * 4 > seg::detail::row_tiles_max_bytes &&
-        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16));
-    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        d_in, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
+        seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16));
+      const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          d_in, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)seg_best_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -640,16 +640,16 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * 12 > seg::detail::row_tiles_max_bytes &&
-        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48));
-    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        d_in, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * 12 <= seg::detail::row_tiles_max_bytes ||
+        seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48));
+      const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          d_in, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)seg_lo_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -902,16 +902,16 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * 4 > seg::detail::row_tiles_max_bytes &&
-        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16));
-    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        d_in, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
+        seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16));
+      const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          d_in, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)seg_maxsub_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
@@ -1098,16 +1098,16 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * 4 > seg::detail::row_tiles_max_bytes &&
-        !seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16));
-    const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        d_in, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
+        seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16));
+      const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          d_in, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)seg_variance_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;

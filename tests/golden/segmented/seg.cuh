@@ -1729,6 +1729,9 @@ struct row_tiles {
   __host__ void set_rounds(size_t bytes, size_t acc_bytes, int K);
 };
 
+/* The largest power of two up to n >= 1. */
+__host__ __device__ constexpr int floor_pow2(int n) { return n & (n - 1) ? floor_pow2(n & (n - 1)) : n; }
+
 /* Rows shorter than a group: rows per lane and round, up to 64 bytes of
  * input and 128 of results (more makes the compiler hold every result). */
 __host__ __device__ constexpr int short_rows_per_lane(size_t row_bytes, size_t acc_bytes) {
@@ -1922,13 +1925,13 @@ __device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::sourc
   }
 }
 
-/* Rows of more than 32 groups: the warp takes a row (or K / chunks rows) a
- * tile, K chunks of 32 groups a round. Commutative operators keep each
- * lane's share to the row's end in K chains (the k-th chunk of a round
+/* Rows of more than 32 groups, for commutative operators: the warp takes a
+ * row (or K / chunks rows) a tile, K chunks of 32 groups a round, and keeps
+ * each lane's share to the row's end in K chains (the k-th chunk of a round
  * folds into chain k, so costly folds overlap; H100, Welford, compared
  * across leases: rows of 32 chunks 23 % faster, rows of 2 and 8 chunks
- * 12 % slower, for the combines at each row's end) and reduce the warp
- * once; ordered ones reduce each chunk and append it to the row in lane 0. */
+ * 12 % slower, for the combines at each row's end), then reduces the warp
+ * once. Ordered ones take reduce_long_rows_ordered. */
 template <class Op, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
                                                  typename Op::acc_type *out) {
@@ -1938,9 +1941,8 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
   const size_t G = t.row_groups, row0 = tile * t.tile_rows;
   const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
   const unsigned int total = rows * C;
-  const int last_lanes = (int)(G - (size_t)(C - 1) * 32);
   unsigned int r = 0, c = 0; /* the row and chunk of the next load */
-  A acc[K], row_value = Op::identity();
+  A acc[K];
   unsigned int used = 0; /* the chains that hold some of the row */
 #pragma unroll
   for (int k = 0; k < K; ++k)
@@ -1965,43 +1967,28 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
       if (q0 + k >= total)
         break;
       const size_t col = (size_t)chunk[k] * 32 + lane;
-      const bool last = chunk[k] + 1 == C;
-      if (Op::commutative) {
-        if (col < G) {
+      if (col < G) {
 #pragma unroll
-          for (int u = 0; u < U; ++u)
-            acc[k] = Op::fold(acc[k], x[k][u], col * U + u);
-          used |= 1u << k;
-        }
-        if (last) { /* every lane holds some of the row (its first chunk is whole) */
-          A v = acc[0];
-          bool any = false;
+        for (int u = 0; u < U; ++u)
+          acc[k] = Op::fold(acc[k], x[k][u], col * U + u);
+        used |= 1u << k;
+      }
+      if (chunk[k] + 1 == C) { /* every lane holds some of the row (its first chunk is whole) */
+        A v = acc[0];
+        bool any = false;
 #pragma unroll
-          for (int i = 0; i < K; ++i)
-            if (used >> i & 1) {
-              v = any ? Op::combine(v, acc[i]) : acc[i];
-              any = true;
-            }
+        for (int i = 0; i < K; ++i)
+          if (used >> i & 1) {
+            v = any ? Op::combine(v, acc[i]) : acc[i];
+            any = true;
+          }
 #pragma unroll
-          for (int i = 0; i < K; ++i)
-            acc[i] = Op::identity();
-          used = 0;
-          v = warp_reduce<Op, true>(v, 32);
-          if (lane == 0)
-            out[row0 + row[k]] = v;
-        }
-      } else {
-        A v = Op::identity();
-        if (col < G)
-#pragma unroll
-          for (int u = 0; u < U; ++u)
-            v = Op::fold(v, x[k][u], col * U + u);
-        v = warp_reduce<Op, true>(v, last ? last_lanes : 32);
-        if (lane == 0) {
-          row_value = chunk[k] == 0 ? v : Op::combine(row_value, v);
-          if (last)
-            out[row0 + row[k]] = row_value;
-        }
+        for (int i = 0; i < K; ++i)
+          acc[i] = Op::identity();
+        used = 0;
+        v = warp_reduce<Op, true>(v, 32);
+        if (lane == 0)
+          out[row0 + row[k]] = v;
       }
     }
   }
@@ -2107,10 +2094,10 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
         reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
       else if constexpr (FORM == grouped_rows)
         reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
-      else if constexpr (!Op::commutative && 32 % K == 0)
-        reduce_long_rows_ordered<Op, U, VEC, K>(in, t, tile, out);
-      else
+      else if constexpr (Op::commutative)
         reduce_long_rows<Op, U, VEC, K>(in, t, tile, out);
+      else /* K chunks a round, a run of K groups a lane: K must divide 32 */
+        reduce_long_rows_ordered<Op, U, VEC, floor_pow2(K)>(in, t, tile, out);
     }
   }
 }

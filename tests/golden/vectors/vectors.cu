@@ -380,16 +380,16 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
-    if (row_length * 3 > vectors::detail::row_tiles_max_bytes &&
-        !vectors::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32)))
-      goto split; /* too few long rows: every SM takes a share of each */
-    tiles.set_rounds(3, sizeof(uint3), vectors::detail::groups_per_lane(c.items, 48));
-    const size_t blocks = vectors::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-    kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-        d_in, tiles, d_out);
-    return cudaGetLastError();
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_length * 3 <= vectors::detail::row_tiles_max_bytes ||
+        vectors::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(3, sizeof(uint3), vectors::detail::groups_per_lane(c.items, 48));
+      const size_t blocks = vectors::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
+          d_in, tiles, d_out);
+      return cudaGetLastError();
+    }
   }
-split:
   err = launch_config((const void *)vectors_rgbsum_rows_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
