@@ -44,6 +44,8 @@ __global__ void pieces_$r(const $acc *in, $acc *out, int valid) {
   out[threadIdx.x + 192] = ${r}_block(items);
   out[threadIdx.x + 224] = ${r}_block<7, 9>(v);
   out[threadIdx.x + 256] = ${r}_block<3, 5, 7>(v, valid);
+  out[threadIdx.x + 288] = ${r}_warp<4>(items, valid);
+  out[threadIdx.x + 320] = ${r}_block(items, valid);
 }
 K
 done

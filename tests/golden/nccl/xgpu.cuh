@@ -829,34 +829,66 @@ __device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_ty
   return warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
 }
 
-/* The lanes of warp `warp` that exist in a block of `threads`. */
-__host__ __device__ constexpr unsigned int present_lanes(int threads, int warp) {
-  return threads - 32 * warp >= 32 ? 0xffffffffu : (1u << (threads - 32 * warp)) - 1;
+/* The least power of two >= n (n in 1..1024): the width of a tree over n
+ * values. */
+__host__ __device__ constexpr int ceil_pow2(int n) {
+  unsigned int m = (unsigned int)n - 1; /* n = 1 gives 0, then 1 */
+  m |= m >> 1;
+  m |= m >> 2;
+  m |= m >> 4;
+  m |= m >> 8;
+  return (int)m + 1;
 }
 
-/* Reduces the values of threads [0, valid) in thread order, valid <=
- * threads; thread 0 ends with the result (the identity when valid <= 0).
- * `rank` is the caller's place in a block of `threads`, and scratch holds
- * 32 values. ANY_SHAPE: any count up to 1024, a partial last warp reducing
- * only its own lanes; without it the warps are full and the shuffles name
- * a constant mask (a variable one costs a warp sync per step). BROADCAST:
- * every thread returns the result, through scratch[32] (33 values): the
- * closing barrier serves both, since the next call writes scratch[w] only
- * after warp 0 has read it and scratch[32] only after its first barrier. */
-template <class Op, bool ANY_SHAPE, bool BROADCAST = false>
+/* Reduces the values of threads [0, valid) in thread order, valid at most
+ * the block's size; thread 0 ends with the result (the identity when valid <= 0).
+ * `rank` is the caller's place in a block of more than 32 threads, and
+ * scratch holds 32 values. Every warp shuffles under the full mask, a
+ * partial last warp too: its missing lanes are not threads, which
+ * shfl.sync counts as exited (CUB's BlockReduce relies on the same), and
+ * the bound keeps their values out. Then warp 0 merges the warps' values
+ * in the same tree: each of its first lanes takes GROUP of them and does
+ * the tree's first steps in registers, and the rest is shuffled among
+ * those lanes, so a block of up to GROUP warps needs no shuffle there.
+ * THREADS: a bound on the block's size known at compile time (0: 1024),
+ * which trims the shuffled steps to what the warp count needs.
+ * BROADCAST: every thread returns the result, through scratch[32] (33
+ * values): the closing barrier serves both, since the next call writes
+ * scratch[w] only after warp 0 has read it and scratch[32] only after its
+ * first barrier. */
+template <class Op, bool BROADCAST = false, int THREADS = 0, int GROUP = 1>
 __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op::acc_type v,
                                                                      typename Op::acc_type *scratch, int valid,
-                                                                     unsigned int rank, int threads) {
+                                                                     unsigned int rank) {
+  typedef typename Op::acc_type A;
+  static_assert(GROUP >= 1 && GROUP <= 32 && (GROUP & (GROUP - 1)) == 0, "GROUP: a power of two");
+  constexpr int most_warps = THREADS > 0 ? (THREADS + 31) / 32 : 32;
+  constexpr int merging_lanes = (most_warps + GROUP - 1) / GROUP;
   const int lane = rank & 31, warp = rank >> 5, warps = (valid + 31) >> 5;
   const int in_warp = valid - 32 * warp;
-  v = warp_reduce_lanes<Op, true, 32>(v, lane, in_warp < 32 ? in_warp : 32,
-                                      ANY_SHAPE ? present_lanes(threads, warp) : 0xffffffffu);
+  v = warp_reduce_lanes<Op, true, 32>(v, lane, in_warp < 32 ? in_warp : 32, 0xffffffffu);
   if (lane == 0)
     scratch[warp] = v;
   __syncthreads();
   if (warp == 0) {
-    v = lane < warps ? scratch[lane] : Op::identity();
-    v = warp_reduce_lanes<Op, true, 32>(v, lane, warps, ANY_SHAPE ? present_lanes(threads, 0) : 0xffffffffu);
+    if constexpr (GROUP == 1) {
+      v = lane < warps ? scratch[lane] : Op::identity();
+    } else if (lane < merging_lanes) {
+      A w[GROUP];
+#pragma unroll
+      for (int i = 0; i < GROUP; ++i)
+        w[i] = lane * GROUP + i < most_warps ? scratch[lane * GROUP + i] : Op::identity();
+#pragma unroll
+      for (int offset = 1; offset < GROUP; offset *= 2)
+#pragma unroll
+        for (int l = 0; l + offset < GROUP; l += 2 * offset)
+          if (lane * GROUP + l + offset < warps)
+            w[l] = Op::combine(w[l], w[l + offset]);
+      v = lane * GROUP < warps ? w[0] : Op::identity();
+    }
+    if constexpr (merging_lanes > 1)
+      v = warp_reduce_lanes<Op, true, 32>(v, lane, (warps + GROUP - 1) / GROUP, 0xffffffffu,
+                                          ceil_pow2(merging_lanes));
     if (BROADCAST && lane == 0)
       scratch[32] = v;
   }
@@ -868,7 +900,7 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
 template <class Op>
 __device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
                                                               int valid) {
-  return block_reduce_ranked<Op, false>(v, scratch, valid, threadIdx.x, blockDim.x);
+  return block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
 }
 
 /* ---- the pieces for the user's own kernels (M_R_warp, M_R_block) ---- */
@@ -898,6 +930,23 @@ __device__ __forceinline__ typename Op::acc_type thread_reduce(const typename Op
   return r;
 }
 
+/* The first `count` of a thread's items, first to last; the rest are never
+ * combined (the identity when count <= 0, a value no caller combines). */
+template <class Op, int N>
+__device__ __forceinline__ typename Op::acc_type thread_reduce_first(const typename Op::acc_type (&items)[N], int count) {
+  typename Op::acc_type r = count > 0 ? items[0] : Op::identity();
+#pragma unroll
+  for (int i = 1; i < N; ++i)
+    if (i < count)
+      r = Op::combine(r, items[i]);
+  return r;
+}
+
+/* How many threads, N items each, hold some of the first `valid_items`. */
+__device__ __forceinline__ int threads_holding(int valid_items, int N) {
+  return valid_items <= 0 ? 0 : valid_items / N + (valid_items % N != 0);
+}
+
 /* Reduces v over each logical warp of WIDTH consecutive lanes, in lane
  * order; every lane of the group gets the group's result. BOUNDED: only the
  * group's lanes [0, valid) count (the identity when valid <= 0). */
@@ -916,21 +965,42 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
 
 /* Reduces v over the block's threads [0, valid) in rank order; every
  * thread gets the result. Any block shape up to 1024 threads, given as the
- * caller's rank and the block's size (block_rank and block_threads, or
- * constants when the shape is known at compile time, which then fold the
- * branches and masks away); 33 values of static shared memory per operator. */
-template <class Op>
+ * caller's rank and the block's size (block_rank and block_threads), or as
+ * THREADS when the shape is known at compile time (block_piece_shaped),
+ * which fixes the trees' widths; 33 values of static shared memory per
+ * operator. */
+template <class Op, int THREADS = 0>
 __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_type v, int valid, int rank, int threads) {
   __shared__ typename Op::acc_type scratch[33];
   valid = valid < threads ? valid : threads;
-  if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers */
-    const unsigned int mask = present_lanes(threads, 0);
-    v = warp_reduce_lanes<Op, true, 32>(v, rank, valid, mask);
-    return valid > 0 ? shfl_sync(mask, v, 0) : Op::identity();
+  if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers (missing lanes: see above) */
+    v = warp_reduce_lanes<Op, true, 32>(v, rank, valid, 0xffffffffu, THREADS > 0 ? ceil_pow2(THREADS) : 32);
+    return valid > 0 ? shfl_sync(0xffffffffu, v, 0) : Op::identity();
   }
-  if (threads % 32 == 0) /* full warps: the shuffles name a constant mask */
-    return block_reduce_ranked<Op, false, true>(v, scratch, valid, rank, threads);
-  return block_reduce_ranked<Op, true, true>(v, scratch, valid, rank, threads);
+  if constexpr (THREADS > 0)
+    return block_reduce_ranked<Op, true, THREADS, 4>(v, scratch, valid, rank);
+  /* at run time: up to 4 warps merged in registers, more in the shuffled tree */
+  if (threads <= 128)
+    return block_reduce_ranked<Op, true, 128, 4>(v, scratch, valid, rank);
+  return block_reduce_ranked<Op, true>(v, scratch, valid, rank);
+}
+
+/* The items forms with valid_items: the group's items [0, valid_items),
+ * thread-major, N a thread (a count <= 0 is left as 0, so that no
+ * subtraction overflows). */
+template <class Op, int WIDTH, int N>
+__device__ __forceinline__ typename Op::acc_type warp_items_piece(const typename Op::acc_type (&items)[N],
+                                                                  int valid_items) {
+  const int place = lane_id() % (WIDTH >= 1 ? WIDTH : 1); /* a wrong width: warp_piece's one error */
+  const int valid = valid_items > 0 ? valid_items : 0;
+  return warp_piece<Op, WIDTH, true>(thread_reduce_first<Op>(items, valid - place * N),
+                                     threads_holding(valid, N));
+}
+template <class Op, int N>
+__device__ __forceinline__ typename Op::acc_type block_items_piece(const typename Op::acc_type (&items)[N],
+                                                                   int valid_items, int rank, int threads) {
+  const int valid = valid_items > 0 ? valid_items : 0;
+  return block_piece<Op>(thread_reduce_first<Op>(items, valid - rank * N), threads_holding(valid, N), rank, threads);
 }
 
 /* block_piece for a shape fixed at compile time (it must be the launch's). */
@@ -938,7 +1008,8 @@ template <class Op, int BX, int BY, int BZ>
 __device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
   static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
                 "gpugen: a block shape has 1 to 1024 threads");
-  return block_piece<Op>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)), BX * BY * BZ);
+  return block_piece<Op, BX * BY * BZ>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)),
+                                       BX * BY * BZ);
 }
 
 /* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
@@ -1618,6 +1689,12 @@ template <int WIDTH = 32> __device__ __forceinline__ long long xgpu_total_warp(l
 template <int WIDTH = 32, int N> __device__ __forceinline__ long long xgpu_total_warp(const long long (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::total_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::total_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ long long xgpu_total_warp(const long long (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::total_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1635,9 +1712,15 @@ template <int N> __device__ __forceinline__ long long xgpu_total_block(const lon
   return xgpu::detail::block_piece<xgpu::detail::total_op>(xgpu::detail::thread_reduce<xgpu::detail::total_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ long long xgpu_total_block(const long long (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::total_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ long long xgpu_total_block(long long v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::total_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -1663,6 +1746,12 @@ template <int WIDTH = 32> __device__ __forceinline__ xgpu_best_result xgpu_best_
 template <int WIDTH = 32, int N> __device__ __forceinline__ xgpu_best_result xgpu_best_warp(const xgpu_best_result (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::best_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::best_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ xgpu_best_result xgpu_best_warp(const xgpu_best_result (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::best_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1680,9 +1769,15 @@ template <int N> __device__ __forceinline__ xgpu_best_result xgpu_best_block(con
   return xgpu::detail::block_piece<xgpu::detail::best_op>(xgpu::detail::thread_reduce<xgpu::detail::best_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ xgpu_best_result xgpu_best_block(const xgpu_best_result (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::best_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ xgpu_best_result xgpu_best_block(xgpu_best_result v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::best_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -1708,6 +1803,12 @@ template <int WIDTH = 32> __device__ __forceinline__ MinMax xgpu_range_warp(MinM
 template <int WIDTH = 32, int N> __device__ __forceinline__ MinMax xgpu_range_warp(const MinMax (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::range_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::range_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ MinMax xgpu_range_warp(const MinMax (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::range_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1725,9 +1826,15 @@ template <int N> __device__ __forceinline__ MinMax xgpu_range_block(const MinMax
   return xgpu::detail::block_piece<xgpu::detail::range_op>(xgpu::detail::thread_reduce<xgpu::detail::range_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ MinMax xgpu_range_block(const MinMax (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::range_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ MinMax xgpu_range_block(MinMax v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::range_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -1753,6 +1860,12 @@ template <int WIDTH = 32> __device__ __forceinline__ MinMax xgpu_clamped_warp(Mi
 template <int WIDTH = 32, int N> __device__ __forceinline__ MinMax xgpu_clamped_warp(const MinMax (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::clamped_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::clamped_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ MinMax xgpu_clamped_warp(const MinMax (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::clamped_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1770,9 +1883,15 @@ template <int N> __device__ __forceinline__ MinMax xgpu_clamped_block(const MinM
   return xgpu::detail::block_piece<xgpu::detail::clamped_op>(xgpu::detail::thread_reduce<xgpu::detail::clamped_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ MinMax xgpu_clamped_block(const MinMax (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::clamped_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ MinMax xgpu_clamped_block(MinMax v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::clamped_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -1798,6 +1917,12 @@ template <int WIDTH = 32> __device__ __forceinline__ Window xgpu_last_span_warp(
 template <int WIDTH = 32, int N> __device__ __forceinline__ Window xgpu_last_span_warp(const Window (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::last_span_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::last_span_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ Window xgpu_last_span_warp(const Window (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::last_span_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1815,9 +1940,15 @@ template <int N> __device__ __forceinline__ Window xgpu_last_span_block(const Wi
   return xgpu::detail::block_piece<xgpu::detail::last_span_op>(xgpu::detail::thread_reduce<xgpu::detail::last_span_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ Window xgpu_last_span_block(const Window (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::last_span_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Window xgpu_last_span_block(Window v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::last_span_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -1843,6 +1974,12 @@ template <int WIDTH = 32> __device__ __forceinline__ long long xgpu_idot_warp(lo
 template <int WIDTH = 32, int N> __device__ __forceinline__ long long xgpu_idot_warp(const long long (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::idot_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::idot_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ long long xgpu_idot_warp(const long long (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::idot_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1860,9 +1997,15 @@ template <int N> __device__ __forceinline__ long long xgpu_idot_block(const long
   return xgpu::detail::block_piece<xgpu::detail::idot_op>(xgpu::detail::thread_reduce<xgpu::detail::idot_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ long long xgpu_idot_block(const long long (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::idot_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ long long xgpu_idot_block(long long v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::idot_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -1888,6 +2031,12 @@ template <int WIDTH = 32> __device__ __forceinline__ double xgpu_fdot_warp(doubl
 template <int WIDTH = 32, int N> __device__ __forceinline__ double xgpu_fdot_warp(const double (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::fdot_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::fdot_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ double xgpu_fdot_warp(const double (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::fdot_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1905,9 +2054,15 @@ template <int N> __device__ __forceinline__ double xgpu_fdot_block(const double 
   return xgpu::detail::block_piece<xgpu::detail::fdot_op>(xgpu::detail::thread_reduce<xgpu::detail::fdot_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ double xgpu_fdot_block(const double (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::fdot_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ double xgpu_fdot_block(double v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::fdot_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -1933,6 +2088,12 @@ template <int WIDTH = 32> __device__ __forceinline__ int xgpu_local_warp(int v, 
 template <int WIDTH = 32, int N> __device__ __forceinline__ int xgpu_local_warp(const int (&items)[N]) {
   return xgpu::detail::warp_piece<xgpu::detail::local_op, WIDTH, false>(xgpu::detail::thread_reduce<xgpu::detail::local_op>(items), WIDTH);
 }
+/* The same over the group's first valid_items items only (lane l holds
+ * items l*N .. l*N+N-1): the others are never combined. */
+template <int WIDTH = 32, int N>
+__device__ __forceinline__ int xgpu_local_warp(const int (&items)[N], int valid_items) {
+  return xgpu::detail::warp_items_piece<xgpu::detail::local_op, WIDTH>(items, valid_items);
+}
 /* Reduces v over the block in thread order (x fastest, then y, then z), any
  * shape up to 1024 threads; every thread calls it and gets the result.
  * Uses 33 * sizeof(ACC) bytes of static shared memory. */
@@ -1950,9 +2111,15 @@ template <int N> __device__ __forceinline__ int xgpu_local_block(const int (&ite
   return xgpu::detail::block_piece<xgpu::detail::local_op>(xgpu::detail::thread_reduce<xgpu::detail::local_op>(items), threads,
                                           xgpu::detail::block_rank(), threads);
 }
+/* The same over the block's first valid_items items only (thread t holds
+ * items t*N .. t*N+N-1): the others are never combined. */
+template <int N> __device__ __forceinline__ int xgpu_local_block(const int (&items)[N], int valid_items) {
+  return xgpu::detail::block_items_piece<xgpu::detail::local_op>(items, valid_items, xgpu::detail::block_rank(),
+                                                xgpu::detail::block_threads());
+}
 /* The same two with the block's shape BX x BY x BZ fixed at compile time, as
  * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the partial warp's mask as constants. */
+ * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ int xgpu_local_block(int v) {
   return xgpu::detail::block_piece_shaped<xgpu::detail::local_op, BX, BY, BZ>(v, BX * BY * BZ);
 }

@@ -9,6 +9,7 @@
 // documented tree run on the host.
 // Each launch fills the lanes outside valid_items with values of their own:
 // combining any of them changes the result.
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -26,9 +27,13 @@
     template <int W> static __device__ A warp(A v) { return PREFIX##_warp<W>(v); }                             \
     template <int W> static __device__ A warp(A v, int valid) { return PREFIX##_warp<W>(v, valid); }           \
     template <int W, int N> static __device__ A warp(const A (&x)[N]) { return PREFIX##_warp<W>(x); }          \
+    template <int W, int N> static __device__ A warp(const A (&x)[N], int valid) {                              \
+      return PREFIX##_warp<W>(x, valid);                                                                       \
+    }                                                                                                          \
     static __device__ A block(A v) { return PREFIX##_block(v); }                                               \
     static __device__ A block(A v, int valid) { return PREFIX##_block(v, valid); }                             \
     template <int N> static __device__ A block(const A (&x)[N]) { return PREFIX##_block(x); }                  \
+    template <int N> static __device__ A block(const A (&x)[N], int valid) { return PREFIX##_block(x, valid); } \
     template <int BX, int BY, int BZ> static __device__ A block_shaped(A v) { return PREFIX##_block<BX, BY, BZ>(v); } \
     template <int BX, int BY, int BZ> static __device__ A block_shaped(A v, int valid) {                        \
       return PREFIX##_block<BX, BY, BZ>(v, valid);                                                             \
@@ -67,12 +72,16 @@ template <class Api, int W> __global__ void warp_kernel(const typename Api::A *i
   else
     out[g] = valid < 0 ? Api::template warp<W>(in[g]) : Api::template warp<W>(in[g], valid);
 }
-template <class Api, int W, int N> __global__ void warp_items_kernel(const typename Api::A *in, typename Api::A *out) {
+// The items kernels' valid argument for the call without valid_items (any
+// negative count is a valid_items of its own, which gives the identity).
+static const int no_valid_items = INT_MIN;
+template <class Api, int W, int N>
+__global__ void warp_items_kernel(const typename Api::A *in, typename Api::A *out, int valid) {
   const size_t g = global_rank();
   typename Api::A items[N];
   for (int i = 0; i < N; i++)
     items[i] = in[g * N + i];
-  out[g] = Api::template warp<W>(items);
+  out[g] = valid == no_valid_items ? Api::template warp<W>(items) : Api::template warp<W>(items, valid);
 }
 template <class Api> __global__ void block_kernel(const typename Api::A *in, typename Api::A *out, int valid) {
   const size_t g = global_rank();
@@ -83,12 +92,12 @@ __global__ void block_shaped_kernel(const typename Api::A *in, typename Api::A *
   const size_t g = global_rank();
   out[g] = valid < 0 ? Api::template block_shaped<BX, BY, BZ>(in[g]) : Api::template block_shaped<BX, BY, BZ>(in[g], valid);
 }
-template <class Api, int N> __global__ void block_items_kernel(const typename Api::A *in, typename Api::A *out) {
+template <class Api, int N> __global__ void block_items_kernel(const typename Api::A *in, typename Api::A *out, int valid) {
   const size_t g = global_rank();
   typename Api::A items[N];
   for (int i = 0; i < N; i++)
     items[i] = in[g * N + i];
-  out[g] = Api::block(items);
+  out[g] = valid == no_valid_items ? Api::block(items) : Api::block(items, valid);
 }
 
 // ---- the host's side -------------------------------------------------------
@@ -140,6 +149,30 @@ static typename Api::A expected(const typename Api::A *in, int N, size_t first, 
   if (!std::is_same<Api, SumFloat>::value)
     return sequential<Op>(in, N, first, count);
   return block ? block_tree<Op>(in, N, first, count) : warp_tree<Op>(in, N, first, count, width);
+}
+
+// The items forms with valid_items: a group of `count` threads from `first`,
+// N items each, of which only the group's first `valid` items count.
+template <class Api>
+static typename Api::A expected_items(const typename Api::A *in, int N, size_t first, int count, int valid, int width,
+                                      bool block) {
+  typedef typename Api::op Op;
+  typedef typename Api::A A;
+  const int items = valid < count * N ? valid : count * N;
+  if (!std::is_same<Api, SumFloat>::value)
+    return items <= 0 ? Op::identity() : thread_fold<Op>(in + first * N, items);
+  // the tree over the threads holding items, each folding only its own
+  const int holding = items <= 0 ? 0 : (items + N - 1) / N;
+  std::vector<A> values(block ? 1024 : width, Op::identity());
+  for (int t = 0; t < holding; t++)
+    values[t] = thread_fold<Op>(in + (first + t) * N, items - t * N < N ? items - t * N : N);
+  if (!block)
+    return tree<Op>(values, holding);
+  std::vector<A> warps(32, Op::identity());
+  for (int w = 0; 32 * w < holding; w++)
+    warps[w] = tree<Op>(std::vector<A>(values.begin() + 32 * w, values.begin() + 32 * w + 32),
+                        holding - 32 * w < 32 ? holding - 32 * w : 32);
+  return tree<Op>(warps, (holding + 31) / 32);
 }
 
 struct Shape {
@@ -233,9 +266,20 @@ template <class Api, int W> static void warp_width_parts(Bench<Api> &b, Shape sh
   auto items = [&](auto n) {
     constexpr int N = decltype(n)::value;
     b.prepare(threads);
-    warp_items_kernel<Api, W, N><<<grid, block>>>(b.d_in, b.d_out);
+    warp_items_kernel<Api, W, N><<<grid, block>>>(b.d_in, b.d_out, no_valid_items);
     std::snprintf(what, sizeof what, "warp<%d> over %d items in a %s block", W, N, shape_name(shape));
     b.verify(threads, what, warp_want(b, width, N, width));
+    // the group's first valid items only: cuts inside a lane's items and between lanes
+    const int valids[] = {-3, 0, 1, N - 1, N, N + 1, width * N / 2 + 1, width * N - 1, width * N, width * N + 1};
+    for (int valid : valids) {
+      b.prepare(threads);
+      warp_items_kernel<Api, W, N><<<grid, block>>>(b.d_in, b.d_out, valid);
+      std::snprintf(what, sizeof what, "warp<%d> over %d items, valid_items %d, in a %s block", W, N, valid,
+                    shape_name(shape));
+      b.verify(threads, what, [&](size_t g) {
+        return expected_items<Api>(b.h_in.data(), N, g / width * width, width, valid, width, false);
+      });
+    }
   };
   items(std::integral_constant<int, 1>());
   items(std::integral_constant<int, 3>());
@@ -268,9 +312,21 @@ template <class Api> static void block_shape(Bench<Api> &b, Shape shape) {
   auto items = [&](auto c) {
     constexpr int N = decltype(c)::value;
     b.prepare(threads);
-    block_items_kernel<Api, N><<<grid, block>>>(b.d_in, b.d_out);
+    block_items_kernel<Api, N><<<grid, block>>>(b.d_in, b.d_out, no_valid_items);
     std::snprintf(what, sizeof what, "block of %s over %d items", shape_name(shape), N);
     b.verify(threads, what, want(N, n));
+    // the block's first valid items only: cuts inside a thread's items, at a warp's end and past the block
+    const int valids[] = {-3, 0, 1, N + 1, 32 * N - 1, 32 * N + 1, n * N / 2, n * N - 1, n * N, n * N + 1, INT_MAX};
+    for (int valid : valids) {
+      if (valid > n * N + 1 && valid != INT_MAX)
+        continue;
+      b.prepare(threads);
+      block_items_kernel<Api, N><<<grid, block>>>(b.d_in, b.d_out, valid);
+      std::snprintf(what, sizeof what, "block of %s over %d items, valid_items %d", shape_name(shape), N, valid);
+      b.verify(threads, what, [&](size_t g) {
+        return expected_items<Api>(b.h_in.data(), N, g / n * n, n, valid, 32, true);
+      });
+    }
   };
   items(std::integral_constant<int, 1>());
   items(std::integral_constant<int, 3>());
@@ -312,7 +368,8 @@ template <class Api> static void run_all() {
   }
   const Shape block_shapes[] = {{1, 1, 1},  {7, 1, 1}, {32, 1, 1}, {65, 1, 1},  {96, 1, 1},  {1024, 1, 1},
                                 {8, 4, 1},  {7, 9, 1}, {4, 4, 4},  {3, 5, 7},   {33, 31, 1}, {1, 1, 64},
-                                {2, 512, 1}, {5, 1, 1}};
+                                {2, 512, 1}, {5, 1, 1}, {33, 1, 1}, {48, 1, 1}, {100, 1, 1}, {160, 1, 1},
+                                {1000, 1, 1}, {31, 1, 1}};
   for (Shape s : block_shapes)
     block_shape<Api>(b, s);
   block_shaped<Api, 1, 1, 1>(b);
@@ -323,6 +380,13 @@ template <class Api> static void run_all() {
   block_shaped<Api, 7, 9, 1>(b);
   block_shaped<Api, 3, 5, 7>(b);
   block_shaped<Api, 33, 31, 1>(b);
+  block_shaped<Api, 33, 1, 1>(b);
+  block_shaped<Api, 48, 1, 1>(b);
+  block_shaped<Api, 100, 1, 1>(b);
+  block_shaped<Api, 160, 1, 1>(b);
+  block_shaped<Api, 1000, 1, 1>(b);
+  block_shaped<Api, 31, 1, 1>(b);
+  block_shaped<Api, 17, 1, 1>(b);
 }
 
 // `test_shapes --only NAME` runs one reduction (the compute-sanitizer runs
