@@ -1,5 +1,6 @@
 """What a Python user would pick instead of gpugen, on the same GPU and sizes
-as bench.cu: torch (sum, var_mean, argmax), a CuPy ReductionKernel and
+as bench.cu: torch (sum, var_mean, argmax, a column sum for the structs and
+float4, an argmin of |key| for argmin16, a count for above), a CuPy ReductionKernel and
 Triton kernels written for this bench. Each peer is checked against a
 reference before it is timed. Writes CSV rows
 (case,peer,n,bytes,us,GBps,check) to the file named by argv[1], where case
@@ -432,6 +433,21 @@ def main():
     def same_sumsq(x, r):
         return int(r.item()) == int(torch.sum(x.to(torch.int64) ** 2).item())
 
+    def same_columns(x, r):  # a struct's or float4's fields summed one by one (float64 reference)
+        want = torch.sum(x.to(torch.float64), dim=0)
+        return all(near(g, w, 1e-4) for g, w in zip(r.tolist(), want.tolist()))
+
+    def same_short_columns(x, r):  # short fields wrap as gpugen's (and C's) short sums do
+        want = [((v + 32768) % 65536) - 32768 for v in torch.sum(x.to(torch.int64), dim=0).tolist()]
+        return [int(v) for v in r.tolist()] == want
+
+    def same_absmin(x, r):  # the lowest |key|, the first index among equal ones
+        keys = torch.abs(x[:, 0])
+        return int(r.item()) == int(torch.nonzero(keys == keys.min())[0].item())
+
+    def same_count(x, r):
+        return int(r.item()) == int(torch.sum((x.to(torch.float64) > 0.5).to(torch.int64)).item())
+
     # ---- torch and CuPy
     for n in sizes(4):
         x = floats(n)
@@ -446,6 +462,26 @@ def main():
         xd = floats(n).to(torch.float64)
         peer("double", "torch.sum", n, xd, lambda: torch.sum(xd), same_sum)
         del xd
+    # the struct and vector cases as a Python user holds them: an (n, fields) tensor
+    for n in sizes(12):
+        x3 = floats(3 * n).view(n, 3)
+        peer("struct12", "torch.sum(dim=0)", n, x3, lambda: torch.sum(x3, dim=0), same_columns)
+        del x3
+    for n in sizes(6):
+        s3 = torch.randint(-100, 100, (n, 3), device="cuda", dtype=torch.int16, generator=gen)
+        peer("struct6", "torch.sum(dim=0)", n, s3, lambda: torch.sum(s3, dim=0, dtype=torch.int16), same_short_columns)
+        del s3
+    for n in sizes(16):
+        x4 = floats(4 * n).view(n, 4)
+        peer("float4", "torch.sum(dim=0)", n, x4, lambda: torch.sum(x4, dim=0), same_columns)
+        del x4
+        kv = torch.randint(-(1 << 40), 1 << 40, (n, 2), device="cuda", dtype=torch.int64, generator=gen)
+        peer("argmin16", "torch.argmin(abs)", n, kv, lambda: torch.argmin(torch.abs(kv[:, 0])), same_absmin)
+        del kv
+    for n in sizes(4):
+        x = floats(n)
+        peer("above", "torch.count(x>t)", n, x, lambda: torch.count_nonzero(x > 0.5), same_count)
+        del x
     if cupy is not None:
         sumsq = cupy.ReductionKernel("int32 x", "int64 y", "(long long)x * x", "a + b", "y = a", "0", "sumsq")
         for n in sizes(4):
