@@ -1,5 +1,6 @@
 /* The reductions across GPUs (nccl_test.json), on real GPUs through NCCL.
- * (fdot and idot read two arrays: the multi-input forms across GPUs.)
+ * (fdot and idot read two arrays: the multi-input forms across GPUs; above
+ * takes run-time params.)
  * usage: test_nccl --threads [--big]         one process, ncclCommInitAll over
  *                                            every visible GPU, a thread each
  *        test_nccl --rank R --nranks N --id FILE [--big]
@@ -388,6 +389,50 @@ static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int
   }
 }
 
+/* A fold with run-time params across GPUs (above: how many floats exceed
+ * params->limit): against the host over the concatenation, the same bits
+ * on every rank, the params read at each call (a second call with another
+ * limit gives that limit's count), and a NULL params refused. */
+static void params_case(Rank &R) {
+  const int p = R.nranks;
+  for (int pattern = 0; pattern < 3; pattern++) {
+    std::vector<size_t> ns(p);
+    for (int q = 0; q < p; q++)
+      ns[q] = pattern == 0 ? 5000 : pattern == 1 ? (size_t)(mix((unsigned long long)q + 19) % 200000) : (q == 0 ? 0 : 3001);
+    size_t total = 0, mine = 0;
+    for (int q = 0; q < p; q++) { if (q == R.rank) mine = total; total += ns[q]; }
+    std::vector<float> x(total + 1);
+    gen(x.data(), total, 60 + pattern);
+    const size_t n = ns[R.rank], tb = nt_above_nccl_temp_bytes(n, p);
+    float *d_in;
+    unsigned long long *d_out;
+    void *d_temp;
+    CUDA_OK(cudaMalloc(&d_in, sizeof(float) * (n + 1)));
+    CUDA_OK(cudaMalloc(&d_out, sizeof(unsigned long long)));
+    CUDA_OK(cudaMalloc(&d_temp, tb));
+    upload(R, d_in, x.data() + mine, sizeof(float) * n);
+    const std::string what = "above (params) pattern " + std::to_string(pattern);
+    Threshold t = {0.25f};
+    for (int call = 0; call < 2; call++) {
+      spoil(R, d_temp, tb, pattern + call);
+      ncclResult_t res = nt_above_nccl(d_in, n, &t, d_out, d_temp, tb, R.comm, R.stream);
+      R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
+      unsigned long long got;
+      download(R, &got, d_out, sizeof got);
+      const unsigned long long want = nt_above_host(x.data(), total, &t);
+      R.check(got == want, what + " limit " + std::to_string(t.limit) + ": " + std::to_string(got) + ", host " +
+                               std::to_string(want));
+      R.check(same_everywhere(R, d_out, 1), what + ": ranks disagree");
+      t.limit = -0.5f; /* read at the next call */
+    }
+    R.check(nt_above_nccl(d_in, n, nullptr, d_out, d_temp, tb, R.comm, R.stream) == ncclInvalidArgument,
+            what + ": NULL params accepted");
+    CUDA_OK(cudaFree(d_in));
+    CUDA_OK(cudaFree(d_out));
+    CUDA_OK(cudaFree(d_temp));
+  }
+}
+
 /* n over 2^31 on rank 0: an int sum with a closed form, and an argmin
  * whose winner sits past 2^31 on rank 0 and ties with one on rank 1. */
 __global__ void fill_pattern(int *x, size_t n) {
@@ -458,6 +503,7 @@ static void run_rank(Rank &R) {
   all_cases(R, polyhash, true);
   dot_case<float, double>(R, "fdot", nt_fdot_nccl_temp_bytes, nt_fdot_nccl, nt_fdot_host);
   dot_case<int, long long>(R, "idot", nt_idot_nccl_temp_bytes, nt_idot_nccl, nt_idot_host);
+  params_case(R);
   combine_case(R, polyhash, 16u << 20, false, 99); /* 16M ordered states (256 MiB) */
   combine_case(R, polyhash, 16u << 20, true, 98);
   combine_case(R, welford, 16u << 20, false, 97);
