@@ -341,6 +341,23 @@ template <class IN, class ACC> static void all_cases(Rank &R, const Reduction<IN
   bad_arguments(R, red);
 }
 
+/* The per-rank counts of the two-array and params cases: all equal, random
+ * below 200000 (salted), or rank 0 empty; with the total and this rank's
+ * first place in the concatenation. */
+static std::vector<size_t> rank_counts(const Rank &R, int pattern, unsigned long long salt, size_t *total,
+                                       size_t *mine) {
+  std::vector<size_t> ns(R.nranks);
+  for (int q = 0; q < R.nranks; q++)
+    ns[q] = pattern == 0 ? 5000 : pattern == 1 ? (size_t)(mix((unsigned long long)q + salt) % 200000) : (q == 0 ? 0 : 3001);
+  *total = *mine = 0;
+  for (int q = 0; q < R.nranks; q++) {
+    if (q == R.rank)
+      *mine = *total;
+    *total += ns[q];
+  }
+  return ns;
+}
+
 /* A reduction over two arrays (multi-input) across GPUs: the dot product of
  * the concatenations, for different n per rank and an empty rank; the same
  * bits on every rank; integer exact, double within the flat bound. */
@@ -350,11 +367,8 @@ static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int
                      ACC (*host)(const IN *, const IN *, size_t)) {
   const int p = R.nranks;
   for (int pattern = 0; pattern < 3; pattern++) {
-    std::vector<size_t> ns(p);
-    for (int q = 0; q < p; q++)
-      ns[q] = pattern == 0 ? 5000 : pattern == 1 ? (size_t)(mix((unsigned long long)q + 9) % 200000) : (q == 0 ? 0 : 3001);
-    size_t total = 0, mine = 0;
-    for (int q = 0; q < p; q++) { if (q == R.rank) mine = total; total += ns[q]; }
+    size_t total, mine;
+    const std::vector<size_t> ns = rank_counts(R, pattern, 9, &total, &mine);
     std::vector<IN> a(total + 1), b(total + 1);
     gen(a.data(), total, 40 + pattern);
     gen(b.data(), total, 50 + pattern);
@@ -396,11 +410,8 @@ static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int
 static void params_case(Rank &R) {
   const int p = R.nranks;
   for (int pattern = 0; pattern < 3; pattern++) {
-    std::vector<size_t> ns(p);
-    for (int q = 0; q < p; q++)
-      ns[q] = pattern == 0 ? 5000 : pattern == 1 ? (size_t)(mix((unsigned long long)q + 19) % 200000) : (q == 0 ? 0 : 3001);
-    size_t total = 0, mine = 0;
-    for (int q = 0; q < p; q++) { if (q == R.rank) mine = total; total += ns[q]; }
+    size_t total, mine;
+    const std::vector<size_t> ns = rank_counts(R, pattern, 19, &total, &mine);
     std::vector<float> x(total + 1);
     gen(x.data(), total, 60 + pattern);
     const size_t n = ns[R.rank], tb = nt_above_nccl_temp_bytes(n, p);
