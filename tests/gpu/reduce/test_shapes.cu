@@ -119,26 +119,37 @@ template <class Op> static typename Op::acc_type tree(std::vector<typename Op::a
       v[l] = Op::combine(v[l], v[l + offset]);
   return v[0];
 }
-// The threads [first, first + count) of in (N items each), count <= width:
-// as a logical warp of `width` lanes would reduce them.
+// The values of threads [first, first + count) of in, N items each, of
+// which only the first `items` of the group count: each thread's fold of its
+// own (a thread's share may be cut short).
 template <class Op>
-static typename Op::acc_type warp_tree(const typename Op::acc_type *in, int N, size_t first, int count, int width) {
-  std::vector<typename Op::acc_type> lanes(width, Op::identity());
-  for (int l = 0; l < count; l++)
-    lanes[l] = thread_fold<Op>(in + (first + l) * N, N);
-  return tree<Op>(lanes, count);
+static std::vector<typename Op::acc_type> thread_values(const typename Op::acc_type *in, int N, size_t first, int count,
+                                                        int items) {
+  std::vector<typename Op::acc_type> values(count, Op::identity());
+  for (int t = 0; t < count; t++)
+    values[t] = thread_fold<Op>(in + (first + t) * N, items - t * N < N ? items - t * N : N);
+  return values;
 }
+// How the device reduces `count` thread values: a logical warp of `width`
+// lanes runs the tree over them; a block runs it over each warp of 32, then
+// over the warps' results.
 template <class Op>
-static typename Op::acc_type block_tree(const typename Op::acc_type *in, int N, size_t first, int count) {
-  std::vector<typename Op::acc_type> warps(32, Op::identity());
+static typename Op::acc_type group_tree(const std::vector<typename Op::acc_type> &values, int count, int width,
+                                        bool block) {
+  typedef typename Op::acc_type A;
+  auto lanes = [&](int from, int n, int lanes_of) {
+    std::vector<A> v(lanes_of, Op::identity());
+    for (int l = 0; l < n; l++)
+      v[l] = values[from + l];
+    return tree<Op>(v, n);
+  };
+  if (!block)
+    return lanes(0, count, width);
+  std::vector<A> warps(32, Op::identity());
   const int nwarps = (count + 31) / 32;
   for (int w = 0; w < nwarps; w++)
-    warps[w] = warp_tree<Op>(in, N, first + 32 * w, count - 32 * w < 32 ? count - 32 * w : 32, 32);
+    warps[w] = lanes(32 * w, count - 32 * w < 32 ? count - 32 * w : 32, 32);
   return tree<Op>(warps, nwarps);
-}
-template <class Op>
-static typename Op::acc_type sequential(const typename Op::acc_type *in, int N, size_t first, int count) {
-  return count <= 0 ? Op::identity() : thread_fold<Op>(in + first * N, count * N);
 }
 // What a group of `count` threads from `first` must give: the float sum's
 // bits come from the tree, the others' from the sequential fold (their
@@ -146,9 +157,11 @@ static typename Op::acc_type sequential(const typename Op::acc_type *in, int N, 
 template <class Api>
 static typename Api::A expected(const typename Api::A *in, int N, size_t first, int count, int width, bool block) {
   typedef typename Api::op Op;
+  if (count <= 0)
+    return Op::identity();
   if (!std::is_same<Api, SumFloat>::value)
-    return sequential<Op>(in, N, first, count);
-  return block ? block_tree<Op>(in, N, first, count) : warp_tree<Op>(in, N, first, count, width);
+    return thread_fold<Op>(in + first * N, count * N);
+  return group_tree<Op>(thread_values<Op>(in, N, first, count, count * N), count, width, block);
 }
 
 // The items forms with valid_items: a group of `count` threads from `first`,
@@ -157,22 +170,13 @@ template <class Api>
 static typename Api::A expected_items(const typename Api::A *in, int N, size_t first, int count, int valid, int width,
                                       bool block) {
   typedef typename Api::op Op;
-  typedef typename Api::A A;
   const int items = valid < count * N ? valid : count * N;
+  if (items <= 0)
+    return Op::identity();
   if (!std::is_same<Api, SumFloat>::value)
-    return items <= 0 ? Op::identity() : thread_fold<Op>(in + first * N, items);
-  // the tree over the threads holding items, each folding only its own
-  const int holding = items <= 0 ? 0 : (items + N - 1) / N;
-  std::vector<A> values(block ? 1024 : width, Op::identity());
-  for (int t = 0; t < holding; t++)
-    values[t] = thread_fold<Op>(in + (first + t) * N, items - t * N < N ? items - t * N : N);
-  if (!block)
-    return tree<Op>(values, holding);
-  std::vector<A> warps(32, Op::identity());
-  for (int w = 0; 32 * w < holding; w++)
-    warps[w] = tree<Op>(std::vector<A>(values.begin() + 32 * w, values.begin() + 32 * w + 32),
-                        holding - 32 * w < 32 ? holding - 32 * w : 32);
-  return tree<Op>(warps, (holding + 31) / 32);
+    return thread_fold<Op>(in + first * N, items);
+  const int holding = (items + N - 1) / N; /* the threads holding some of them */
+  return group_tree<Op>(thread_values<Op>(in, N, first, holding, items), holding, width, block);
 }
 
 struct Shape {
