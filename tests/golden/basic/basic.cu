@@ -39,11 +39,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -69,12 +69,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -102,14 +104,14 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::total_op, basic::detail::tuned_block, 16, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t basic_total_temp_bytes(size_t n) {
@@ -136,18 +138,22 @@ static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 1));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(basic::detail::total_op::commutative ? basic::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(basic::detail::total_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -168,14 +174,14 @@ extern "C" long long basic_total_host(const int8_t *h_in, size_t n) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_fmax_kernel(const float *in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::fmax_op, basic::detail::tuned_block, 4, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t basic_fmax_temp_bytes(size_t n) {
@@ -202,18 +208,22 @@ static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 4));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(basic::detail::fmax_op::commutative ? basic::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(basic::detail::fmax_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (float *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (float *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -234,14 +244,14 @@ extern "C" float basic_fmax_host(const float *h_in, size_t n) {
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_best_kernel(const double *in, size_t n, size_t head, bool vector, basic_best_result *out, basic_best_result *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::best_op, basic::detail::tuned_block, 2, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t basic_best_temp_bytes(size_t n) {
@@ -268,18 +278,22 @@ static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_r
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 8));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(basic::detail::best_op::commutative ? basic::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(basic::detail::best_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(basic_best_result) > 16 ? alignof(basic_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (basic_best_result *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (basic_best_result *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -300,14 +314,14 @@ extern "C" basic_best_result basic_best_host(const double *h_in, size_t n) {
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_mask_kernel(const IntLL *in, size_t n, size_t head, bool vector, IntLL *out, IntLL *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::mask_op, basic::detail::tuned_block, 1, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t basic_mask_temp_bytes(size_t n) {
@@ -334,18 +348,22 @@ static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 16));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(basic::detail::mask_op::commutative ? basic::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(basic::detail::mask_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(IntLL) > 16 ? alignof(IntLL) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (IntLL *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (IntLL *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -366,14 +384,14 @@ extern "C" IntLL basic_mask_host(const IntLL *h_in, size_t n) {
  * Input: 6-byte elements are read as groups of 8 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_lo_kernel(const Short3 *in, size_t n, size_t head, bool vector, Short3 *out, Short3 *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   basic::detail::reduce_device<basic::detail::lo_op, basic::detail::tuned_block, 8, 3,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 48),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 6)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t basic_lo_temp_bytes(size_t n) {
@@ -400,18 +418,22 @@ static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 48)
                                                       : basic::detail::element_groups_per_lane(c.items, 6));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(basic::detail::lo_op::commutative ? basic::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(basic::detail::lo_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Short3) > 16 ? alignof(Short3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Short3 *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Short3 *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

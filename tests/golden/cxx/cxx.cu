@@ -38,11 +38,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -68,12 +68,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -101,14 +103,14 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
  * Input: 24-byte elements are read as groups of 2 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
 cxx_tracked_kernel(const Tracked *in, size_t n, size_t head, bool vector, Tracked *out, Tracked *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   cxx::detail::reduce_device<cxx::detail::tracked_op, cxx::detail::tuned_block, 2, 3,
                               cxx::detail::groups_per_lane(cxx::detail::tuned_items, 48),
                               cxx::detail::element_groups_per_lane(cxx::detail::tuned_items, 24)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t cxx_tracked_temp_bytes(size_t n) {
@@ -135,18 +137,22 @@ static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d
   size_t per_block = (size_t)c.block * (size_t)(vector ? cxx::detail::groups_per_lane(c.items, 48)
                                                       : cxx::detail::element_groups_per_lane(c.items, 24));
   size_t needed = cxx::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(cxx::detail::tracked_op::commutative ? cxx::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(cxx::detail::tracked_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Tracked) > 16 ? alignof(Tracked) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   cxx_tracked_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Tracked *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Tracked *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -167,14 +173,14 @@ extern "C" Tracked cxx_tracked_host(const Tracked *h_in, size_t n) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
 cxx_range_kernel(const float *in, size_t n, size_t head, bool vector, PairF *out, PairF *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   cxx::detail::reduce_device<cxx::detail::range_op, cxx::detail::tuned_block, 4, 1,
                               cxx::detail::groups_per_lane(cxx::detail::tuned_items, 16),
                               cxx::detail::element_groups_per_lane(cxx::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t cxx_range_temp_bytes(size_t n) {
@@ -201,18 +207,22 @@ static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, 
   size_t per_block = (size_t)c.block * (size_t)(vector ? cxx::detail::groups_per_lane(c.items, 16)
                                                       : cxx::detail::element_groups_per_lane(c.items, 4));
   size_t needed = cxx::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(cxx::detail::range_op::commutative ? cxx::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(cxx::detail::range_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(PairF) > 16 ? alignof(PairF) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   cxx_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (PairF *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (PairF *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -233,14 +243,14 @@ extern "C" PairF cxx_range_host(const float *h_in, size_t n) {
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
 cxx_lmax_kernel(const PairL *in, size_t n, size_t head, bool vector, PairL *out, PairL *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   cxx::detail::reduce_device<cxx::detail::lmax_op, cxx::detail::tuned_block, 1, 1,
                               cxx::detail::groups_per_lane(cxx::detail::tuned_items, 16),
                               cxx::detail::element_groups_per_lane(cxx::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t cxx_lmax_temp_bytes(size_t n) {
@@ -267,18 +277,22 @@ static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, v
   size_t per_block = (size_t)c.block * (size_t)(vector ? cxx::detail::groups_per_lane(c.items, 16)
                                                       : cxx::detail::element_groups_per_lane(c.items, 16));
   size_t needed = cxx::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(cxx::detail::lmax_op::commutative ? cxx::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(cxx::detail::lmax_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(PairL) > 16 ? alignof(PairL) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   cxx_lmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (PairL *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (PairL *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

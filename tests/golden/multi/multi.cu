@@ -38,11 +38,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -68,12 +68,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -101,14 +103,14 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_sdot_kernel(multi::detail::sdot_op::source in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::sdot_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::sdot_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t multi_sdot_temp_bytes(size_t n) {
@@ -135,18 +137,22 @@ static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, si
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::sdot_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(multi::detail::sdot_op::commutative ? multi::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(multi::detail::sdot_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   multi_sdot_kernel<<<grid, c.block, 0, stream>>>(multi::detail::sdot_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (float *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (float *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -167,14 +173,14 @@ extern "C" float multi_sdot_host(const float *h_in0, const float *h_in1, size_t 
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_wide_kernel(multi::detail::wide_op::source in, size_t n, size_t head, bool vector, double *out, double *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::wide_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t multi_wide_temp_bytes(size_t n) {
@@ -201,18 +207,22 @@ static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, si
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::wide_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(multi::detail::wide_op::commutative ? multi::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(multi::detail::wide_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(double) > 16 ? alignof(double) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   multi_wide_kernel<<<grid, c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (double *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (double *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -363,14 +373,14 @@ extern "C" void multi_wide_rows_host(const float *h_in0, const float *h_in1, siz
  * Input: 3 arrays, read as groups of 16 elements of each (7 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_masked_kernel(multi::detail::masked_op::source in, size_t n, size_t head, bool vector, Masked *out, Masked *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::masked_op, multi::detail::tuned_block, 16, 7,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 112),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::masked_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t multi_masked_temp_bytes(size_t n) {
@@ -397,18 +407,22 @@ static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, co
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 112)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::masked_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(multi::detail::masked_op::commutative ? multi::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(multi::detail::masked_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Masked) > 16 ? alignof(Masked) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   multi_masked_kernel<<<grid, c.block, 0, stream>>>(multi::detail::masked_op::source{d_in0, d_in1, d_in2}, n, head, vector, d_out,
-                                                  (Masked *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Masked *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -429,14 +443,14 @@ extern "C" Masked multi_masked_host(const int *h_in0, const short *h_in1, const 
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_pairs_kernel(multi::detail::pairs_op::source in, size_t n, size_t head, bool vector, PairHash *out, PairHash *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   multi::detail::reduce_device<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::pairs_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t multi_pairs_temp_bytes(size_t n) {
@@ -463,18 +477,22 @@ static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::pairs_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(multi::detail::pairs_op::commutative ? multi::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(multi::detail::pairs_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   multi_pairs_kernel<<<grid, c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (PairHash *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (PairHash *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

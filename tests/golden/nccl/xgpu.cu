@@ -38,11 +38,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -68,12 +68,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -254,14 +256,14 @@ int nccl_copy(void *ctx, void *dst, const void *src, size_t bytes) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_total_kernel(const int *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::total_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_total_temp_bytes(size_t n) {
@@ -288,18 +290,22 @@ static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_ou
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::total_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::total_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -363,14 +369,14 @@ extern "C" ncclResult_t xgpu_total_combine_nccl(const long long *d_partials, siz
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_best_kernel(const float *in, size_t n, size_t head, bool vector, xgpu_best_result *out, xgpu_best_result *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::best_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_best_temp_bytes(size_t n) {
@@ -397,18 +403,22 @@ static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_resu
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::best_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::best_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(xgpu_best_result) > 16 ? alignof(xgpu_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (xgpu_best_result *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (xgpu_best_result *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -553,14 +563,14 @@ extern "C" ncclResult_t xgpu_best_combine_nccl(const xgpu_best_result *d_partial
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::range_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_range_temp_bytes(size_t n) {
@@ -587,18 +597,22 @@ static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::range_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::range_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -734,14 +748,14 @@ extern "C" ncclResult_t xgpu_range_combine_nccl(const MinMax *d_partials, size_t
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_clamped_kernel(xgpu::detail::clamped_op::source in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::clamped_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::clamped_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_clamped_temp_bytes(size_t n) {
@@ -768,18 +782,22 @@ static cudaError_t xgpu_clamped_enqueue(const float *d_in, size_t n, const MinMa
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::clamped_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::clamped_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::clamped_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_clamped_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::clamped_op::source{d_in, *params}, n, head, vector, d_out,
-                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -915,14 +933,14 @@ extern "C" ncclResult_t xgpu_clamped_combine_nccl(const MinMax *d_partials, size
  * Input: 20-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 80 bytes of registers).
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Window *out, Window *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::last_span_op, xgpu::detail::tuned_block, 0, 5,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 80),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 20)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_last_span_temp_bytes(size_t n) {
@@ -949,18 +967,22 @@ static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 80)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 20));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::last_span_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::last_span_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Window) > 16 ? alignof(Window) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Window *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Window *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1104,14 +1126,14 @@ extern "C" ncclResult_t xgpu_last_span_combine_nccl(const Window *d_partials, si
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_idot_kernel(xgpu::detail::idot_op::source in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::idot_op, xgpu::detail::tuned_block, 4, 2,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::idot_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_idot_temp_bytes(size_t n) {
@@ -1138,18 +1160,22 @@ static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t 
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
                                                       : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::idot_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::idot_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::idot_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_idot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::idot_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1213,14 +1239,14 @@ extern "C" ncclResult_t xgpu_idot_combine_nccl(const long long *d_partials, size
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_fdot_kernel(xgpu::detail::fdot_op::source in, size_t n, size_t head, bool vector, double *out, double *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::fdot_op, xgpu::detail::tuned_block, 4, 2,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::fdot_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_fdot_temp_bytes(size_t n) {
@@ -1247,18 +1273,22 @@ static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, siz
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
                                                       : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::fdot_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::fdot_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::fdot_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(double) > 16 ? alignof(double) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_fdot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::fdot_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (double *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (double *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1402,14 +1432,14 @@ extern "C" ncclResult_t xgpu_fdot_combine_nccl(const double *d_partials, size_t 
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_local_kernel(const int *in, size_t n, size_t head, bool vector, int *out, int *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   xgpu::detail::reduce_device<xgpu::detail::local_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t xgpu_local_temp_bytes(size_t n) {
@@ -1436,18 +1466,22 @@ static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, voi
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(xgpu::detail::local_op::commutative ? xgpu::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(xgpu::detail::local_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(int) > 16 ? alignof(int) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   xgpu_local_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (int *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (int *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

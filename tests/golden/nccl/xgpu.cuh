@@ -706,9 +706,28 @@ __host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + 
 /* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
  * parts) each, hold any. Split over that many parts, the share size is the
  * same, so the host launches only those (the kernel derives the share from
- * gridDim.x) and no block publishes an identity for block 0 to merge. */
+ * gridDim.x) and no block publishes an identity for the merge. */
 __host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
   return ceil_div(total, ceil_div(total, parts));
+}
+
+/* The grid for `tiles` whole tiles, at most `most` blocks on `sms` SMs. An
+ * SM runs its blocks side by side, so the busiest one's tiles set the time:
+ * ceil(blocks / sms) * ceil(tiles / blocks). A grid of fewer whole waves is
+ * taken only when that load drops by a sixteenth or more, since fewer
+ * blocks hide less latency: 1024 tiles on 132 SMs take 256 blocks of 4 (8
+ * tiles on the busiest SM), not 342 of 3 (9); 16384 tiles keep 391 blocks
+ * (126) rather than 132 (125). */
+__host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size_t sms) {
+  size_t best = busy_parts(tiles, most);
+  size_t best_load = ceil_div(best, sms) * ceil_div(tiles, best);
+  for (size_t wave = most / sms * sms; wave >= sms; wave -= sms) {
+    const size_t parts = busy_parts(tiles, wave);
+    const size_t load = ceil_div(parts, sms) * ceil_div(tiles, parts);
+    if (16 * load <= 15 * best_load)
+      best = parts, best_load = load;
+  }
+  return best;
 }
 
 /* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
@@ -1300,23 +1319,68 @@ __device__ __forceinline__ typename Op::acc_type merge_partials(const typename O
   return m;
 }
 
+/* The ticket word in d_temp when it is clean: "gpugen" above 16 bits that
+ * count the blocks of a call that have finished. The merging block leaves
+ * it clean again. */
+constexpr unsigned long long ticket_clean = 0x67707567656e0000ULL;
+constexpr unsigned long long ticket_count_mask = 0xffffULL;
+
+/* Adds 1 to the ticket word and returns what it held, releasing this
+ * thread's earlier writes (the block's partial) and acquiring those of the
+ * blocks that added before it: the last block sees every partial. One
+ * acq_rel atomic instead of a full fence before a relaxed one (sm_70 and
+ * later; 2 to 3 % at 2^20 to 2^24 elements on an H100). */
+__device__ __forceinline__ unsigned long long take_ticket(unsigned long long *ticket) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  unsigned long long seen;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(seen) : "l"(ticket) : "memory");
+  return seen;
+#else
+  __threadfence();
+  const unsigned long long seen = atomicAdd(ticket, 1ULL);
+  __threadfence();
+  return seen;
+#endif
+}
+
+/* Folds in[begin, end) into one value in the calling thread; false when
+ * the range is empty. The head and the tail, at most 15 elements each. */
+template <class Op>
+__device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, size_t begin, size_t end,
+                                           typename Op::acc_type *r) {
+  if (begin >= end)
+    return false;
+  typename Op::acc_type a = Op::identity();
+  for (size_t i = begin; i < end; ++i)
+    a = Op::fold(a, ldg(in + i), i);
+  *r = a;
+  return true;
+}
+
 /* The whole device-wide reduction in one launch. Each block reduces its
- * share and publishes its partial and then its flag (this call's 64-bit
- * tag). Block 0 folds the peeled head and tail while it waits until every
- * flag carries the tag, merges the partials in block order, and clears the
- * flags (a replayed CUDA graph reuses its tag). No atomics and no clearing
- * before the launch: d_temp may hold garbage, and only garbage equal to the
- * tag (chance 2^-64 per flag) would be misread. Waiting is safe: the grid
- * never exceeds what the device holds at once (SMs x occupancy) and only
+ * share, publishes its partial and takes a ticket (an atomic add on one
+ * word); the block that takes the last ticket merges the partials in block
+ * order and leaves the ticket word clean. Block 0 starts first, so it also
+ * folds the peeled head into its own partial and the tail into the slot
+ * after the last block's.
+ * d_temp may hold garbage: a ticket word that is not clean shows it to
+ * every block of the call. Then each block also sets its flag to the call's
+ * 64-bit tag, and block 0 waits until every flag carries it, merges, clears
+ * the flags and the ticket word. Only garbage whose upper 48 bits spell the
+ * clean word, or a flag equal to the tag (2^-64), would be misread. Waiting
+ * is safe: the grid never exceeds what the device holds at once and only
  * block 0 waits. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
 __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
                                               typename Op::acc_type *out, typename Op::acc_type *partials,
-                                              unsigned long long *flags, unsigned long long tag) {
+                                              unsigned long long *flags, unsigned long long *ticket,
+                                              unsigned long long tag) {
   typedef typename Op::acc_type A;
   __shared__ A scratch[32];
+  __shared__ int merger; /* 0: leave; 1: the last ticket; 2: block 0 of a call on garbage */
   const size_t per_group = vector && U > 0 ? U : 1;
   const size_t groups = (n - head) / per_group;
+  const size_t tail = head + groups * per_group;
   A v;
   if constexpr (U > 0 && input_of<Op>::always_alignable) {
     v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
@@ -1328,64 +1392,81 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   } else {
     v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   }
-  if (threadIdx.x == 0 && gridDim.x > 1) {
-    partials[blockIdx.x] = v;
-    __threadfence();
-    *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
-  }
-  if (blockIdx.x != 0)
+  if (gridDim.x == 1) { /* only the parts that hold elements are combined */
+    if (threadIdx.x == 0) {
+      A h, t;
+      A r = groups > 0 ? v : Op::identity();
+      if (fold_range<Op>(in, 0, head, &h))
+        r = groups > 0 ? Op::combine(h, r) : h;
+      if (fold_range<Op>(in, tail, n, &t))
+        r = groups > 0 || head > 0 ? Op::combine(r, t) : t;
+      *out = r;
+    }
     return;
-  A h = Op::identity(), t = Op::identity();
-  if (threadIdx.x == 0) { /* the head and tail, while the other blocks finish */
-    for (size_t i = 0; i < head; ++i)
-      h = Op::fold(h, ldg(in + i), i);
-    for (size_t i = head + groups * per_group; i < n; ++i)
-      t = Op::fold(t, ldg(in + i), i);
   }
-  A m = v; /* thread 0 of a one-block grid already holds the total */
-  /* The same merge as merge_partials, written out: calling it here raised
-   * the 12-byte struct sum's kernel from 75 to 87 registers (3.3 % slower
-   * at 2^28 on an H100), and __noinline__ pushed the int -> {int, long long}
-   * sum past 64 registers (one block fewer per SM). */
-  if (gridDim.x > 1) {
-    const unsigned int nparts = gridDim.x;
-    __syncthreads(); /* scratch is free again */
+  /* every block has groups (the grid counts only blocks with a share) */
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      A h, t;
+      if (fold_range<Op>(in, 0, head, &h))
+        v = Op::combine(h, v);
+      if (fold_range<Op>(in, tail, n, &t))
+        partials[gridDim.x] = t;
+    }
+    partials[blockIdx.x] = v;
+    const unsigned long long seen = take_ticket(ticket);
+    int role;
+    if ((seen & ~ticket_count_mask) == ticket_clean) {
+      role = (seen & ticket_count_mask) == gridDim.x - 1;
+    } else {
+      __threadfence(); /* the partial before the flag */
+      *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
+      role = blockIdx.x == 0 ? 2 : 0;
+    }
+    merger = role;
+  }
+  __syncthreads(); /* also frees scratch */
+  const int role = merger;
+  if (role == 0)
+    return;
+  const unsigned int nparts = gridDim.x + (tail < n ? 1u : 0u);
+  if (role == 2) {
     for (;;) {
       bool mine = true;
-      for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
+      for (unsigned int i = threadIdx.x; i < gridDim.x; i += BLOCK)
         mine = mine && *reinterpret_cast<volatile unsigned long long *>(flags + i) == tag;
       if (__syncthreads_and(mine))
         break;
     }
     __threadfence();
-    const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
-    const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-    m = first < last ? load_cg(partials + first) : Op::identity();
-    for (unsigned int i = first + 1; i < last; i += 4) {
-      A p[4];
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        if (i + j < last)
-          p[j] = load_cg(partials + i + j);
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        if (i + j < last)
-          m = Op::combine(m, p[j]);
-    }
-    m = block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
-    for (unsigned int i = threadIdx.x; i < nparts; i += BLOCK)
-      flags[i] = 0;
   }
-  if (threadIdx.x == 0) { /* only the parts that hold elements are combined */
-    A r = h;                 /* the head's total, or the identity */
-    bool any = head > 0;
-    if (groups > 0) {
-      r = any ? Op::combine(r, m) : m;
-      any = true;
-    }
-    if (head + groups * per_group < n)
-      r = any ? Op::combine(r, t) : t;
-    *out = r;
+  /* else thread 0's ticket acquired the partials, and the barrier above
+   * passes them on to the block */
+  /* Thread t takes a contiguous run of partials, in order, four loads in
+   * flight at a time, starting from its first partial rather than the
+   * identity. merge_partials is the same merge; calling it here raised the
+   * 12-byte struct sum's kernel from 75 to 87 registers. */
+  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
+  A m = first < last ? load_cg(partials + first) : Op::identity();
+  for (unsigned int i = first + 1; i < last; i += 4) {
+    A p[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        p[j] = load_cg(partials + i + j);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        m = Op::combine(m, p[j]);
+  }
+  m = block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  if (role == 2)
+    for (unsigned int i = threadIdx.x; i < gridDim.x; i += BLOCK)
+      flags[i] = 0;
+  if (threadIdx.x == 0) {
+    *out = m;
+    *ticket = ticket_clean;
   }
 }
 

@@ -38,11 +38,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -68,12 +68,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -101,14 +103,14 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_count_kernel(const bool *in, size_t n, size_t head, bool vector, int *out, int *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   plain::detail::reduce_device<plain::detail::count_op, plain::detail::tuned_block, 16, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
                               plain::detail::element_groups_per_lane(plain::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t plain_count_temp_bytes(size_t n) {
@@ -135,18 +137,22 @@ static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, v
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 1));
   size_t needed = plain::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(plain::detail::count_op::commutative ? plain::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(plain::detail::count_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(int) > 16 ? alignof(int) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (int *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (int *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -167,14 +173,14 @@ extern "C" int plain_count_host(const bool *h_in, size_t n) {
  * Input: 2-byte elements are read as groups of 8 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_hsum_kernel(const __half *in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   plain::detail::reduce_device<plain::detail::hsum_op, plain::detail::tuned_block, 8, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
                               plain::detail::element_groups_per_lane(plain::detail::tuned_items, 2)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t plain_hsum_temp_bytes(size_t n) {
@@ -201,18 +207,22 @@ static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 2));
   size_t needed = plain::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(plain::detail::hsum_op::commutative ? plain::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(plain::detail::hsum_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(float) > 16 ? alignof(float) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (float *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (float *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -233,14 +243,14 @@ extern "C" float plain_hsum_host(const __half *h_in, size_t n) {
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_bits_kernel(const uint64_t *in, size_t n, size_t head, bool vector, uint64_t *out, uint64_t *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   plain::detail::reduce_device<plain::detail::bits_op, plain::detail::tuned_block, 2, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
                               plain::detail::element_groups_per_lane(plain::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t plain_bits_temp_bytes(size_t n) {
@@ -267,18 +277,22 @@ static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 8));
   size_t needed = plain::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(plain::detail::bits_op::commutative ? plain::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(plain::detail::bits_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(uint64_t) > 16 ? alignof(uint64_t) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (uint64_t *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (uint64_t *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -38,11 +38,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -68,12 +68,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -101,14 +103,14 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   seg::detail::reduce_device<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t seg_total_temp_bytes(size_t n) {
@@ -135,18 +137,22 @@ static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 1));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(seg::detail::total_op::commutative ? seg::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(seg::detail::total_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   seg_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -297,14 +303,14 @@ extern "C" void seg_total_rows_host(const int8_t *h_in, size_t num_rows, size_t 
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_best_kernel(const float *in, size_t n, size_t head, bool vector, seg_best_result *out, seg_best_result *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   seg::detail::reduce_device<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t seg_best_temp_bytes(size_t n) {
@@ -331,18 +337,22 @@ static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(seg::detail::best_op::commutative ? seg::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(seg::detail::best_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   seg_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (seg_best_result *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (seg_best_result *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -493,14 +503,14 @@ extern "C" void seg_best_rows_host(const float *h_in, size_t num_rows, size_t ro
  * Input: 12-byte elements are read as groups of 4 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_lo_kernel(const Welford *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   seg::detail::reduce_device<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 48),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 12)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t seg_lo_temp_bytes(size_t n) {
@@ -527,18 +537,22 @@ static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 48)
                                                       : seg::detail::element_groups_per_lane(c.items, 12));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(seg::detail::lo_op::commutative ? seg::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(seg::detail::lo_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   seg_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Welford *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Welford *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -689,14 +703,14 @@ extern "C" void seg_lo_rows_host(const Welford *h_in, size_t num_rows, size_t ro
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_flat_kernel(const int *in, size_t n, size_t head, bool vector, int *out, int *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   seg::detail::reduce_device<seg::detail::flat_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t seg_flat_temp_bytes(size_t n) {
@@ -723,18 +737,22 @@ static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void 
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(seg::detail::flat_op::commutative ? seg::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(seg::detail::flat_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(int) > 16 ? alignof(int) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   seg_flat_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (int *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (int *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -755,14 +773,14 @@ extern "C" int seg_flat_host(const int *h_in, size_t n) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_maxsub_kernel(const int *in, size_t n, size_t head, bool vector, MaxSub *out, MaxSub *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   seg::detail::reduce_device<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t seg_maxsub_temp_bytes(size_t n) {
@@ -789,18 +807,22 @@ static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, 
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(seg::detail::maxsub_op::commutative ? seg::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(seg::detail::maxsub_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   seg_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (MaxSub *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (MaxSub *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -951,14 +973,14 @@ extern "C" void seg_maxsub_rows_host(const int *h_in, size_t num_rows, size_t ro
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_variance_kernel(const float *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   seg::detail::reduce_device<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t seg_variance_temp_bytes(size_t n) {
@@ -985,18 +1007,22 @@ static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(seg::detail::variance_op::commutative ? seg::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(seg::detail::variance_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   seg_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Welford *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Welford *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -38,11 +38,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -68,12 +68,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -101,14 +103,14 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
 tagged_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   tagged::detail::reduce_device<tagged::detail::range_op, tagged::detail::tuned_block, 4, 1,
                               tagged::detail::groups_per_lane(tagged::detail::tuned_items, 16),
                               tagged::detail::element_groups_per_lane(tagged::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t tagged_range_temp_bytes(size_t n) {
@@ -135,18 +137,22 @@ static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_o
   size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 16)
                                                       : tagged::detail::element_groups_per_lane(c.items, 4));
   size_t needed = tagged::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(tagged::detail::range_op::commutative ? tagged::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(tagged::detail::range_op::commutative ? tagged::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   tagged_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -159,14 +165,14 @@ extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, 
  * Input: 20-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 80 bytes of registers).
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
 tagged_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Window *out, Window *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   tagged::detail::reduce_device<tagged::detail::last_span_op, tagged::detail::tuned_block, 0, 5,
                               tagged::detail::groups_per_lane(tagged::detail::tuned_items, 80),
                               tagged::detail::element_groups_per_lane(tagged::detail::tuned_items, 20)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t tagged_last_span_temp_bytes(size_t n) {
@@ -193,18 +199,22 @@ static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window
   size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 80)
                                                       : tagged::detail::element_groups_per_lane(c.items, 20));
   size_t needed = tagged::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(tagged::detail::last_span_op::commutative ? tagged::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(tagged::detail::last_span_op::commutative ? tagged::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Window) > 16 ? alignof(Window) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   tagged_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Window *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Window *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

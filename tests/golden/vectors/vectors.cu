@@ -38,11 +38,11 @@ namespace {
 const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
-  int block, items, grid;
+  int block, items, grid, sms;
 };
 
-/* Block size, items per thread and the grid that fills the current device,
- * found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device and
+ * its SM count, found once per device and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -68,12 +68,14 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32;
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+           (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fffffff);
+  out->grid = (int)((word >> 32) & 0xffff);
+  out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
 
@@ -101,14 +103,14 @@ size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_sum4_kernel(const float4 *in, size_t n, size_t head, bool vector, float4 *out, float4 *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   vectors::detail::reduce_device<vectors::detail::sum4_op, vectors::detail::tuned_block, 1, 1,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 16),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t vectors_sum4_temp_bytes(size_t n) {
@@ -135,18 +137,22 @@ static cudaError_t vectors_sum4_enqueue(const float4 *d_in, size_t n, float4 *d_
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 16)
                                                       : vectors::detail::element_groups_per_lane(c.items, 16));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(vectors::detail::sum4_op::commutative ? vectors::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(vectors::detail::sum4_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(float4) > 16 ? alignof(float4) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   vectors_sum4_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (float4 *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (float4 *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -167,14 +173,14 @@ extern "C" float4 vectors_sum4_host(const float4 *h_in, size_t n) {
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_max2_kernel(const int2 *in, size_t n, size_t head, bool vector, int2 *out, int2 *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   vectors::detail::reduce_device<vectors::detail::max2_op, vectors::detail::tuned_block, 2, 1,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 16),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t vectors_max2_temp_bytes(size_t n) {
@@ -201,18 +207,22 @@ static cudaError_t vectors_max2_enqueue(const int2 *d_in, size_t n, int2 *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 16)
                                                       : vectors::detail::element_groups_per_lane(c.items, 8));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(vectors::detail::max2_op::commutative ? vectors::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(vectors::detail::max2_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(int2) > 16 ? alignof(int2) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   vectors_max2_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (int2 *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (int2 *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -233,14 +243,14 @@ extern "C" int2 vectors_max2_host(const int2 *h_in, size_t n) {
  * Input: 3-byte elements are read as groups of 16 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_rgbsum_kernel(const uchar3 *in, size_t n, size_t head, bool vector, uint3 *out, uint3 *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   vectors::detail::reduce_device<vectors::detail::rgbsum_op, vectors::detail::tuned_block, 16, 3,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 48),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 3)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t vectors_rgbsum_temp_bytes(size_t n) {
@@ -267,18 +277,22 @@ static cudaError_t vectors_rgbsum_enqueue(const uchar3 *d_in, size_t n, uint3 *d
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 48)
                                                       : vectors::detail::element_groups_per_lane(c.items, 3));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(vectors::detail::rgbsum_op::commutative ? vectors::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(vectors::detail::rgbsum_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(uint3) > 16 ? alignof(uint3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   vectors_rgbsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (uint3 *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (uint3 *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -429,14 +443,14 @@ extern "C" void vectors_rgbsum_rows_host(const uchar3 *h_in, size_t num_rows, si
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_hsum_kernel(const __half2 *in, size_t n, size_t head, bool vector, __half2 *out, __half2 *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   vectors::detail::reduce_device<vectors::detail::hsum_op, vectors::detail::tuned_block, 4, 1,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 16),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t vectors_hsum_temp_bytes(size_t n) {
@@ -463,18 +477,22 @@ static cudaError_t vectors_hsum_enqueue(const __half2 *d_in, size_t n, __half2 *
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 16)
                                                       : vectors::detail::element_groups_per_lane(c.items, 4));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(vectors::detail::hsum_op::commutative ? vectors::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(vectors::detail::hsum_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(__half2) > 16 ? alignof(__half2) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   vectors_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (__half2 *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (__half2 *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -495,14 +513,14 @@ extern "C" __half2 vectors_hsum_host(const __half2 *h_in, size_t n) {
  * Input: 128-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 128 bytes of registers).
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; block 0 merges them in block order. */
+ * partial; the last block to finish merges them in block order. */
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_samples_kernel(const Sample *in, size_t n, size_t head, bool vector, Sample *out, Sample *partials,
-                 unsigned long long *flags, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
   vectors::detail::reduce_device<vectors::detail::samples_op, vectors::detail::tuned_block, 0, 8,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 128),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 128)>(
-      in, n, head, vector, out, partials, flags, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag);
 }
 
 extern "C" size_t vectors_samples_temp_bytes(size_t n) {
@@ -529,18 +547,22 @@ static cudaError_t vectors_samples_enqueue(const Sample *d_in, size_t n, Sample 
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 128)
                                                       : vectors::detail::element_groups_per_lane(c.items, 128));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  unsigned int grid = needed < 1 ? 1u : needed < (size_t)c.grid ? (unsigned int)needed : (unsigned int)c.grid;
+  /* the last flag holds the ticket, and the tail may take the partial
+   * after the last block's */
+  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
   const size_t warps = (size_t)c.block / 32;
   if (needed > 0)
-    grid = (unsigned int)(vectors::detail::samples_op::commutative ? vectors::detail::busy_parts(needed, grid)
+    grid = (unsigned int)(vectors::detail::samples_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   size_t align = alignof(Sample) > 16 ? alignof(Sample) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  unsigned long long *flags = (unsigned long long *)base;
   vectors_samples_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Sample *)(base + max_grid * sizeof(unsigned long long)),
-                                                  (unsigned long long *)base, next_tag());
+                                                  (Sample *)(base + max_grid * sizeof(unsigned long long)), flags,
+                                                  flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

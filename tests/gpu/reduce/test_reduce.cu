@@ -1,7 +1,9 @@
 // GPU tests of the generated reductions (cases.inc, from make_cases.py).
 // For every case: n in {0, 1, 31, 32, 33, 1023, 1024, 1025, 65537, 2^20+7,
-// 2^26+3} against the CPU reference, an input at d_in + 1, garbage in the
-// temporary storage and the output, two streams at once with their own temp,
+// 2^26+3} against the CPU reference with garbage in the temporary storage and
+// the output, and again with the temp as the last call left it (the two ways
+// the blocks find their merger), an input at d_in + 1, two streams at once
+// with their own temp,
 // 10 repeated runs bitwise equal, bad arguments refused with nothing launched,
 // and NULL d_in with n = 0 and a misaligned d_temp accepted. Integer and
 // ordered results must equal the CPU reference bit for bit; float inputs
@@ -91,6 +93,12 @@ template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
     gpu(d_buf, sizes[i], d_temp, 0, d_out);
     check(close_enough(c, fetch(d_out), want[i], h_in, sizes[i]), c.name, "matches the CPU reference", sizes[i]);
   }
+  // temp reused as the last call left it: the ticket word is clean, so the
+  // last block to finish merges (the calls above saw garbage: block 0 waited)
+  for (size_t i = 0; i < want.size(); i++) {
+    CUDA_CHECK(c.run(d_buf, sizes[i], d_out, d_temp, tb, 0));
+    check(close_enough(c, fetch(d_out), want[i], h_in, sizes[i]), c.name, "temp reused as it is", sizes[i]);
+  }
   // d_in + 1: the same values one element further on
   CUDA_CHECK(cudaMemcpy(d_buf + 1, h_in, sizes[9] * sizeof(IN), cudaMemcpyHostToDevice));
   for (size_t i : {7, 8, 9}) {
@@ -115,7 +123,10 @@ template <class IN, class ACC> static void run_case(const Case<IN, ACC> &c) {
     ACC first = fetch(d_out);
     bool same = true;
     for (int r = 0; r < repeats; r++) {
-      gpu(d_buf, n, r % 2 ? d_temp : d_temp2, 0, d_out);
+      if (r % 2) /* garbage, then temp as the last call left it: both merges give the same bits */
+        gpu(d_buf, n, d_temp2, 0, d_out);
+      else
+        CUDA_CHECK(c.run(d_buf, n, d_out, d_temp, tb, 0));
       same = same && c.equal(fetch(d_out), first);
     }
     check(same, c.name, "repeated runs are bitwise equal", n);
@@ -235,6 +246,33 @@ static const char *only_module; // --only M: the cases of module M, nothing else
 #define FILL_FIELD(f, count)
 #define FILL_END
 
+// The flat grid rule (balanced_parts) on the host: every block it launches
+// gets a share, it never launches more than it may, and its busiest SM never
+// holds more tiles than the full grid's would.
+static void run_grid_rule() {
+  using r_signed::detail::balanced_parts;
+  using r_signed::detail::busy_parts;
+  using r_signed::detail::ceil_div;
+  check(balanced_parts(1024, 396, 132) == 256, "grid", "1024 tiles on 132 SMs at 3 blocks each: 256 blocks", 1024);
+  check(balanced_parts(16384, 396, 132) == 391, "grid", "16384 tiles keep 391 blocks", 16384);
+  bool shares = true, bounded = true, lighter = true;
+  for (size_t sms : {1, 7, 132}) {
+    for (size_t most : {1, 2, 131, 132, 264, 396, 528, 2047}) {
+      for (size_t tiles = 1; tiles <= 5000; ++tiles) {
+        const size_t cap = tiles < most ? tiles : most;
+        const size_t b = balanced_parts(tiles, cap, sms);
+        const size_t full = busy_parts(tiles, cap);
+        shares = shares && b >= 1 && ceil_div(tiles, ceil_div(tiles, b)) == b;
+        bounded = bounded && b <= cap;
+        lighter = lighter && ceil_div(b, sms) * ceil_div(tiles, b) <= ceil_div(full, sms) * ceil_div(tiles, full);
+      }
+    }
+  }
+  check(shares, "grid", "every block of the balanced grid gets a share", 5000);
+  check(bounded, "grid", "the balanced grid never exceeds the cap", 5000);
+  check(lighter, "grid", "the busiest SM never holds more tiles than with the full grid", 5000);
+}
+
 int main(int argc, char **argv) {
   cudaDeviceProp prop;
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -263,6 +301,7 @@ int main(int argc, char **argv) {
     return failed ? 1 : 0;
   }
   run_warp_block();
+  run_grid_rule();
   if (!small)
     run_huge();
   std::printf("reduce: %ld passed, %ld failed\n", passed, failed);
