@@ -384,20 +384,23 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
   cudaError_t err;
   cxx::detail::row_tiles tiles;
   if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using cxx::detail::row_form;
     typedef void (*tiles_kernel)(const PairL *in, cxx::detail::row_tiles, PairL *);
-    const tiles_kernel kernels[3] = {cxx_lmax_row_tiles_kernel<row_form::short_rows>,
-                                     cxx_lmax_row_tiles_kernel<row_form::grouped_rows>,
-                                     cxx_lmax_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)cxx::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        cxx_lmax_row_tiles_kernel<row_form::short_rows>, cxx_lmax_row_tiles_kernel<row_form::grouped_rows>,
+        cxx_lmax_row_tiles_kernel<row_form::long_rows>,
+        cxx_lmax_row_tiles_kernel<cxx::detail::lmax_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)cxx::detail::form_of(tiles, cxx::detail::lmax_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 16 <= cxx::detail::row_tiles_max_bytes ||
         cxx::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(16, sizeof(PairL), cxx::detail::groups_per_lane(c.items, 16));
+      tiles.set_rounds(16, sizeof(PairL), cxx::detail::groups_per_lane(c.items, 16),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = cxx::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);

@@ -314,20 +314,23 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   cudaError_t err;
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::wide_op::source in, multi::detail::row_tiles, double *);
-    const tiles_kernel kernels[3] = {multi_wide_row_tiles_kernel<row_form::short_rows>,
-                                     multi_wide_row_tiles_kernel<row_form::grouped_rows>,
-                                     multi_wide_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)multi::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        multi_wide_row_tiles_kernel<row_form::short_rows>, multi_wide_row_tiles_kernel<row_form::grouped_rows>,
+        multi_wide_row_tiles_kernel<row_form::long_rows>,
+        multi_wide_row_tiles_kernel<multi::detail::wide_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)multi::detail::form_of(tiles, multi::detail::wide_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * multi::detail::wide_op::element_bytes <= multi::detail::row_tiles_max_bytes ||
         multi::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::groups_per_lane(c.items, 32));
+      tiles.set_rounds(multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::groups_per_lane(c.items, 32),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           multi::detail::wide_op::source{d_in0, d_in1}, tiles, d_out);
@@ -584,20 +587,23 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   cudaError_t err;
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::pairs_op::source in, multi::detail::row_tiles, PairHash *);
-    const tiles_kernel kernels[3] = {multi_pairs_row_tiles_kernel<row_form::short_rows>,
-                                     multi_pairs_row_tiles_kernel<row_form::grouped_rows>,
-                                     multi_pairs_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)multi::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        multi_pairs_row_tiles_kernel<row_form::short_rows>, multi_pairs_row_tiles_kernel<row_form::grouped_rows>,
+        multi_pairs_row_tiles_kernel<row_form::long_rows>,
+        multi_pairs_row_tiles_kernel<multi::detail::pairs_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)multi::detail::form_of(tiles, multi::detail::pairs_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * multi::detail::pairs_op::element_bytes <= multi::detail::row_tiles_max_bytes ||
         multi::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::groups_per_lane(c.items, 32));
+      tiles.set_rounds(multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::groups_per_lane(c.items, 32),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           multi::detail::pairs_op::source{d_in0, d_in1}, tiles, d_out);

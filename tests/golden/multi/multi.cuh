@@ -1839,8 +1839,9 @@ struct row_tiles {
   unsigned int lanes;   /* lanes per row up to 32 groups: row_groups rounded up to a power of two */
   size_t tile_rows, tiles;
   /* The tiles for rows of elements of `bytes`, results of `acc_bytes` and K
-   * loads per lane and round (the kernel's, from its architecture's tuning). */
-  __host__ void set_rounds(size_t bytes, size_t acc_bytes, int K);
+   * loads per lane and round (the kernel's, from its architecture's tuning);
+   * wide rows also set their lanes. */
+  __host__ void set_rounds(size_t bytes, size_t acc_bytes, int K, bool wide);
 };
 
 /* The largest power of two up to n >= 1. */
@@ -1852,8 +1853,18 @@ __host__ __device__ constexpr int short_rows_per_lane(size_t row_bytes, size_t a
   return clamp_int((int)(64 / row_bytes < 128 / acc_bytes ? 64 / row_bytes : 128 / acc_bytes), 1, 16);
 }
 
-__host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K) {
-  if (row_groups == 0)
+/* Wide rows: lanes per row, a power of two that leaves each lane at least
+ * wide_row_groups groups (K chains of at least one each, K <= 16). */
+constexpr size_t wide_row_groups = 16;
+__host__ __device__ constexpr unsigned int wide_row_lanes(size_t row_groups) {
+  return (unsigned int)floor_pow2(clamp_int((int)(row_groups / wide_row_groups), 1, 32));
+}
+
+__host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K, bool wide) {
+  if (wide) {
+    lanes = wide_row_lanes(row_groups);
+    tile_rows = 32 / lanes;
+  } else if (row_groups == 0)
     tile_rows = (size_t)32 * short_rows_per_lane(length * bytes, acc_bytes);
   else if (chunks == 1)
     tile_rows = (size_t)K * (32 / lanes);
@@ -2039,6 +2050,46 @@ __device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::sourc
   }
 }
 
+/* Rows of 33 to 256 groups, for commutative operators: `lanes` lanes take
+ * a row (32 / lanes rows a warp and tile); lane j folds the row's groups j,
+ * j + lanes, ... (coalesced) in K chains, and the row's lanes reduce once.
+ * Each lane folds at least 16 groups, so every chain holds some and a row
+ * of 64 groups pays 3 + 2 combines a lane, where a warp per row paid 1 + 5
+ * for 2 groups: a costly combine (Welford's divides) set the time there. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_wide_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                 typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, L = t.lanes, j = lane & (L - 1);
+  const size_t G = t.row_groups, first = tile * t.tile_rows, r = first + lane / L;
+  const bool has = r < t.count;
+  const size_t row = r * G;
+  A acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  for (size_t g0 = j; g0 < G; g0 += (size_t)K * L) {
+    T x[K][U];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (has && g0 + k * L < G)
+        load_group<T, U, VEC, true>(in, row + g0 + k * L, x[k]);
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (has && g0 + k * L < G)
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          acc[k] = Op::fold(acc[k], x[k][u], (g0 + k * L) * U + u);
+  }
+#pragma unroll
+  for (int k = 1; k < K; ++k)
+    acc[0] = Op::combine(acc[0], acc[k]);
+  const A v = warp_reduce_lanes<Op, false, 32>(acc[0], (int)j, (int)L, 0xffffffffu, (int)L);
+  const unsigned int rows = t.count - first < 32 / L ? (unsigned int)(t.count - first) : 32 / L;
+  store_rows(out, first, rows, v, j == 0 && has, lane / L, nullptr);
+}
+
 /* Rows of more than 32 groups, for commutative operators: the warp takes a
  * row (or K / chunks rows) a tile, K chunks of 32 groups a round, and keeps
  * each lane's share to the row's end in K chains (the k-th chunk of a round
@@ -2172,7 +2223,7 @@ __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::
 
 /* The three forms of row tiles, each a kernel of its own: in one kernel
  * their registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
-enum row_form { short_rows, grouped_rows, long_rows };
+enum row_form { short_rows, grouped_rows, long_rows, wide_rows };
 
 /* The long-row kernel of a commutative operator whose accumulator holds up
  * to 16 bytes asks for 1024 threads an SM (64 registers), so that as many
@@ -2183,12 +2234,18 @@ enum row_form { short_rows, grouped_rows, long_rows };
  * to 11 % so (it spills more): ordered operators and larger accumulators
  * keep the spec's tuning. */
 template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_form form, int block, int tuned) {
-  return form == long_rows && Op::commutative && sizeof(typename Op::acc_type) <= 16 && 1024 / block > tuned
+  return (form == long_rows || form == wide_rows) && Op::commutative && sizeof(typename Op::acc_type) <= 16 &&
+                 1024 / block > tuned
              ? 1024 / block
              : tuned;
 }
-__host__ __device__ inline row_form form_of(const row_tiles &t) {
-  return t.row_groups == 0 ? short_rows : t.chunks == 1 ? grouped_rows : long_rows;
+/* Rows of up to this many groups take wide_rows (commutative operators). */
+constexpr size_t wide_rows_max_groups = 256;
+__host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative) {
+  return t.row_groups == 0                                 ? short_rows
+         : t.chunks == 1                                   ? grouped_rows
+         : commutative && t.row_groups <= wide_rows_max_groups ? wide_rows
+                                                           : long_rows;
 }
 
 /* Every row, one tile per warp at a time. */
@@ -2198,7 +2255,7 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
   if constexpr (U > 0) { /* only vectorizable inputs have groups */
     typedef typename Op::acc_type A;
     unsigned int *stage = nullptr;
-    if constexpr (FORM != long_rows && staged_stores<A>()) {
+    if constexpr ((FORM == short_rows || FORM == grouped_rows) && staged_stores<A>()) {
       __shared__ unsigned int words[BLOCK * (sizeof(A) / 4)];
       stage = words + (threadIdx.x / 32) * 32 * (sizeof(A) / 4);
     }
@@ -2208,6 +2265,8 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
         reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
       else if constexpr (FORM == grouped_rows)
         reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
+      else if constexpr (FORM == wide_rows && Op::commutative)
+        reduce_wide_rows<Op, U, VEC, K>(in, t, tile, out);
       else if constexpr (Op::commutative)
         reduce_long_rows<Op, U, VEC, K>(in, t, tile, out);
       else /* K chunks a round, a run of K groups a lane: K must divide 32 */

@@ -314,20 +314,23 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   cudaError_t err;
   params::detail::row_tiles tiles;
   if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, params::detail::row_tiles, Pick *);
-    const tiles_kernel kernels[3] = {params_lastmax_row_tiles_kernel<row_form::short_rows>,
-                                     params_lastmax_row_tiles_kernel<row_form::grouped_rows>,
-                                     params_lastmax_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)params::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        params_lastmax_row_tiles_kernel<row_form::short_rows>, params_lastmax_row_tiles_kernel<row_form::grouped_rows>,
+        params_lastmax_row_tiles_kernel<row_form::long_rows>,
+        params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)params::detail::form_of(tiles, params::detail::lastmax_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= params::detail::row_tiles_max_bytes ||
         params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(4, sizeof(Pick), params::detail::groups_per_lane(c.items, 16));
+      tiles.set_rounds(4, sizeof(Pick), params::detail::groups_per_lane(c.items, 16),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);
@@ -514,20 +517,23 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   cudaError_t err;
   params::detail::row_tiles tiles;
   if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(params::detail::lastabove_op::source in, params::detail::row_tiles, Pick *);
-    const tiles_kernel kernels[3] = {params_lastabove_row_tiles_kernel<row_form::short_rows>,
-                                     params_lastabove_row_tiles_kernel<row_form::grouped_rows>,
-                                     params_lastabove_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)params::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        params_lastabove_row_tiles_kernel<row_form::short_rows>, params_lastabove_row_tiles_kernel<row_form::grouped_rows>,
+        params_lastabove_row_tiles_kernel<row_form::long_rows>,
+        params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)params::detail::form_of(tiles, params::detail::lastabove_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * params::detail::lastabove_op::element_bytes <= params::detail::row_tiles_max_bytes ||
         params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::groups_per_lane(c.items, 32));
+      tiles.set_rounds(params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::groups_per_lane(c.items, 32),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles, d_out);

@@ -244,20 +244,23 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int8_t *in, seg::detail::row_tiles, long long *);
-    const tiles_kernel kernels[3] = {seg_total_row_tiles_kernel<row_form::short_rows>,
-                                     seg_total_row_tiles_kernel<row_form::grouped_rows>,
-                                     seg_total_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        seg_total_row_tiles_kernel<row_form::short_rows>, seg_total_row_tiles_kernel<row_form::grouped_rows>,
+        seg_total_row_tiles_kernel<row_form::long_rows>,
+        seg_total_row_tiles_kernel<seg::detail::total_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::total_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 1 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16));
+      tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);
@@ -444,20 +447,23 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, seg_best_result *);
-    const tiles_kernel kernels[3] = {seg_best_row_tiles_kernel<row_form::short_rows>,
-                                     seg_best_row_tiles_kernel<row_form::grouped_rows>,
-                                     seg_best_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        seg_best_row_tiles_kernel<row_form::short_rows>, seg_best_row_tiles_kernel<row_form::grouped_rows>,
+        seg_best_row_tiles_kernel<row_form::long_rows>,
+        seg_best_row_tiles_kernel<seg::detail::best_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::best_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16));
+      tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);
@@ -644,20 +650,23 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const Welford *in, seg::detail::row_tiles, Welford *);
-    const tiles_kernel kernels[3] = {seg_lo_row_tiles_kernel<row_form::short_rows>,
-                                     seg_lo_row_tiles_kernel<row_form::grouped_rows>,
-                                     seg_lo_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        seg_lo_row_tiles_kernel<row_form::short_rows>, seg_lo_row_tiles_kernel<row_form::grouped_rows>,
+        seg_lo_row_tiles_kernel<row_form::long_rows>,
+        seg_lo_row_tiles_kernel<seg::detail::lo_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::lo_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 12 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48));
+      tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);
@@ -914,20 +923,23 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int *in, seg::detail::row_tiles, MaxSub *);
-    const tiles_kernel kernels[3] = {seg_maxsub_row_tiles_kernel<row_form::short_rows>,
-                                     seg_maxsub_row_tiles_kernel<row_form::grouped_rows>,
-                                     seg_maxsub_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        seg_maxsub_row_tiles_kernel<row_form::short_rows>, seg_maxsub_row_tiles_kernel<row_form::grouped_rows>,
+        seg_maxsub_row_tiles_kernel<row_form::long_rows>,
+        seg_maxsub_row_tiles_kernel<seg::detail::maxsub_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::maxsub_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16));
+      tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);
@@ -1114,20 +1126,23 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, Welford *);
-    const tiles_kernel kernels[3] = {seg_variance_row_tiles_kernel<row_form::short_rows>,
-                                     seg_variance_row_tiles_kernel<row_form::grouped_rows>,
-                                     seg_variance_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        seg_variance_row_tiles_kernel<row_form::short_rows>, seg_variance_row_tiles_kernel<row_form::grouped_rows>,
+        seg_variance_row_tiles_kernel<row_form::long_rows>,
+        seg_variance_row_tiles_kernel<seg::detail::variance_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::variance_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16));
+      tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);

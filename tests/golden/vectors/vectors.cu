@@ -384,20 +384,23 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   cudaError_t err;
   vectors::detail::row_tiles tiles;
   if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &tiles)) {
-    static unsigned long long tiles_cache[3][64];
+    static unsigned long long tiles_cache[4][64];
     using vectors::detail::row_form;
     typedef void (*tiles_kernel)(const uchar3 *in, vectors::detail::row_tiles, uint3 *);
-    const tiles_kernel kernels[3] = {vectors_rgbsum_row_tiles_kernel<row_form::short_rows>,
-                                     vectors_rgbsum_row_tiles_kernel<row_form::grouped_rows>,
-                                     vectors_rgbsum_row_tiles_kernel<row_form::long_rows>};
-    const int form = (int)vectors::detail::form_of(tiles);
+    /* an ordered operator never takes wide rows: its slot repeats long rows */
+    const tiles_kernel kernels[4] = {
+        vectors_rgbsum_row_tiles_kernel<row_form::short_rows>, vectors_rgbsum_row_tiles_kernel<row_form::grouped_rows>,
+        vectors_rgbsum_row_tiles_kernel<row_form::long_rows>,
+        vectors_rgbsum_row_tiles_kernel<vectors::detail::rgbsum_op::commutative ? row_form::wide_rows : row_form::long_rows>};
+    const int form = (int)vectors::detail::form_of(tiles, vectors::detail::rgbsum_op::commutative);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 3 <= vectors::detail::row_tiles_max_bytes ||
         vectors::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(3, sizeof(uint3), vectors::detail::groups_per_lane(c.items, 48));
+      tiles.set_rounds(3, sizeof(uint3), vectors::detail::groups_per_lane(c.items, 48),
+                       form == (int)row_form::wide_rows);
       const size_t blocks = vectors::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
           d_in, tiles, d_out);
