@@ -172,7 +172,7 @@ int main() {
 #define T(type) test_type<type>(#type);
   T(bool) T(char) T(signed char) T(unsigned char) T(short) T(unsigned short) T(int) T(unsigned int)
   T(long) T(unsigned long) T(long long) T(unsigned long long) T(float) T(double) T(__half) T(__nv_bfloat16)
-  T(Byte1) T(Rgb) T(Short3) T(Float3) T(Odd17) T(IntLL) T(CharDouble) T(Nest) T(HalfMix) T(Big48) T(Vec4)
+  T(Byte1) T(Rgb) T(Short3) T(Float3) T(Odd17) T(IntLL) T(CharDouble) T(Nest) T(HalfMix) T(Big48) T(Vec4) T(CudaVecs)
 #undef T
   std::printf("gpu: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
