@@ -323,6 +323,19 @@ cxx_lmax_rows_kernel(const PairL *in, cxx::detail::row_offsets offsets, PairL *o
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(cxx::detail::tuned_block,
+                                        cxx::detail::split_rows_min_blocks<PairL>(cxx::detail::tuned_block,
+                                                                                   cxx::detail::tuned_min_blocks))
+cxx_lmax_split_rows_kernel(const PairL *in, cxx::detail::row_offsets rows, PairL *out, PairL *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  cxx::detail::reduce_split_rows<cxx::detail::lmax_op, cxx::detail::tuned_block, 1, 1,
+                                  cxx::detail::groups_per_lane(cxx::detail::tuned_items, 16),
+                                  cxx::detail::element_groups_per_lane(cxx::detail::tuned_items, 16)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <cxx::detail::row_form FORM>
 static __global__ void __launch_bounds__(cxx::detail::tuned_block,
@@ -407,14 +420,20 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)cxx_lmax_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > cxx::detail::segment_warp_max(16);
+  typedef void (*rows_kernel)(const PairL *in, cxx::detail::row_offsets, PairL *, PairL *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? cxx_lmax_split_rows_kernel : cxx_lmax_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = cxx::detail::ceil_div(num_rows * row_length, cxx::detail::segment_chunk_min(16));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(PairL) > 16 ? alignof(PairL) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  cxx_lmax_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, cxx::detail::row_offsets{row_length, num_rows}, d_out,
       (PairL *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();

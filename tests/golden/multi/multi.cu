@@ -253,6 +253,19 @@ multi_wide_rows_kernel(multi::detail::wide_op::source in, multi::detail::row_off
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::split_rows_min_blocks<double>(multi::detail::tuned_block,
+                                                                                   multi::detail::tuned_min_blocks))
+multi_wide_split_rows_kernel(multi::detail::wide_op::source in, multi::detail::row_offsets rows, double *out, double *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  multi::detail::reduce_split_rows<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
+                                  multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
+                                  multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::wide_op::element_bytes)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <multi::detail::row_form FORM>
 static __global__ void __launch_bounds__(multi::detail::tuned_block,
@@ -337,14 +350,20 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)multi_wide_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > multi::detail::segment_warp_max(multi::detail::wide_op::element_bytes);
+  typedef void (*rows_kernel)(multi::detail::wide_op::source in, multi::detail::row_offsets, double *, double *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? multi_wide_split_rows_kernel : multi_wide_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::wide_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(double) > 16 ? alignof(double) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  multi_wide_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
       (double *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();
@@ -526,6 +545,19 @@ multi_pairs_rows_kernel(multi::detail::pairs_op::source in, multi::detail::row_o
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::split_rows_min_blocks<PairHash>(multi::detail::tuned_block,
+                                                                                   multi::detail::tuned_min_blocks))
+multi_pairs_split_rows_kernel(multi::detail::pairs_op::source in, multi::detail::row_offsets rows, PairHash *out, PairHash *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  multi::detail::reduce_split_rows<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
+                                  multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
+                                  multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::pairs_op::element_bytes)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <multi::detail::row_form FORM>
 static __global__ void __launch_bounds__(multi::detail::tuned_block,
@@ -610,14 +642,20 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)multi_pairs_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > multi::detail::segment_warp_max(multi::detail::pairs_op::element_bytes);
+  typedef void (*rows_kernel)(multi::detail::pairs_op::source in, multi::detail::row_offsets, PairHash *, PairHash *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? multi_pairs_split_rows_kernel : multi_pairs_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::pairs_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  multi_pairs_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
       (PairHash *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();

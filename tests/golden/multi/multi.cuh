@@ -1471,9 +1471,13 @@ __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int(
 
 /* The segmented kernels wait on memory more than the flat one (short
  * segments, dependent offset loads), so with accumulators of up to 8 bytes
- * they ask for 768 threads per SM (80 registers: no spills for int or float
- * sums with sm_90); larger accumulators keep the spec's tuning, since
- * capping their registers spills. */
+ * they ask for 768 threads per SM (80 registers). With sm_90 the int and
+ * float sums then spill 120 to 170 bytes; uncapped (127 registers, 512
+ * threads) they ran 14 to 31 % slower on segments of 16 to 256 elements at
+ * 2^28 on an H100, and up to 8 % faster on long ones. Long rows take a
+ * kernel of their own (reduce_split_rows), which fits the cap without
+ * spilling. Larger accumulators keep the spec's tuning, since capping
+ * their registers spills. */
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
   return sizeof(ACC) <= 8 && 768 / block > tuned_min_blocks ? 768 / block : tuned_min_blocks;
 }
@@ -1824,6 +1828,74 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
                                               (unsigned int)(b - in_owner), scratch);
     if (threadIdx.x == 0)
       out[in_segment] = Op::combine(lower, in_piece);
+  }
+}
+
+/* Threads per SM that the split-rows kernel asks for: the segmented
+ * kernels' 768 with accumulators of up to 8 bytes, else 512 (128 registers
+ * with 256-thread blocks), or the spec's tuning where it asks for more. */
+template <class ACC> __host__ __device__ constexpr int split_rows_min_blocks(int block, int tuned_min_blocks) {
+  return (sizeof(ACC) <= 8 ? 768 : 512) / block > tuned_min_blocks ? (sizeof(ACC) <= 8 ? 768 : 512) / block
+                                                                   : tuned_min_blocks;
+}
+
+/* Rows that are all longer than warp_max (and so never reduced by a thread,
+ * a lane group or a warp): reduce_segments' chunks, pieces and merge with
+ * only the block path, in one place, so the kernel needs about the flat
+ * kernel's registers instead of those of every pass. A block walks its
+ * chunk from the end: the piece that runs on into the next block is
+ * published first, then the rows it holds whole, then the piece that began
+ * in a lower block, merged last with the pieces of the blocks before (each
+ * of which published its own first, so no block waits on another's rows). */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+__device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source in, const row_offsets rows,
+                                                  typename Op::acc_type *out, typename Op::acc_type *partials,
+                                                  unsigned long long *flags, unsigned long long tag) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  const size_t n = rows.count * rows.length, length = rows.length;
+  size_t chunk = ceil_div(n, gridDim.x);
+  chunk = chunk > segment_chunk_min(input_of<Op>::element_bytes) ? chunk : segment_chunk_min(input_of<Op>::element_bytes);
+  /* a row at most an eighth longer than the share takes a block of its
+   * own: no pieces to merge, and nearly every block still works (H100, 256
+   * rows of 16384 at 2^22 elements: Welford 14.0 -> 8.5 us, max-subarray
+   * 15.6 -> 10.6 us) */
+  chunk = rows.round_chunk(length > chunk && 8 * length <= 9 * chunk ? length : chunk);
+  const size_t b = blockIdx.x;
+  if (b >= ceil_div(n, chunk))
+    return;
+  const size_t r0 = b * chunk, r1 = r0 + chunk < n ? r0 + chunk : n;
+  for (size_t end = r1; end > r0;) {
+    const size_t row = (end - 1) / length, row_begin = row * length;
+    const size_t begin = row_begin > r0 ? row_begin : r0;
+    const A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, begin - row_begin, scratch);
+    if (end < row_begin + length) { /* runs on into the next block: at most one piece a block */
+      if (threadIdx.x == 0) {
+        partials[b] = v;
+        __threadfence();
+        *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
+      }
+    } else if (begin > row_begin) { /* began in a lower block: its pieces in block order, then this one */
+      const size_t owner = row_begin / chunk;
+      const unsigned int count = (unsigned int)(b - owner);
+      wait_for_flags<BLOCK>(flags + owner, tag, count);
+      /* merge_in_order with one partial in flight per thread: a row has at
+       * most a grid of pieces, a run of one to eight per thread, and
+       * loading four at once cost the 32-byte max-subarray state 33
+       * registers (sm_90) */
+      const unsigned int run = (count + BLOCK - 1) / BLOCK;
+      const unsigned int first = threadIdx.x * run, last = first + run < count ? first + run : count;
+      A m = first < last ? load_cg(partials + owner + first) : Op::identity();
+      for (unsigned int i = first + 1; i < last; ++i)
+        m = Op::combine(m, load_cg(partials + owner + i));
+      m = block_reduce<Op>(m, scratch, (int)((count + run - 1) / run));
+      clear_flags<BLOCK>(flags + owner, count);
+      if (threadIdx.x == 0)
+        out[row] = Op::combine(m, v);
+    } else if (threadIdx.x == 0) {
+      out[row] = v;
+    }
+    end = begin;
   }
 }
 

@@ -253,6 +253,19 @@ params_lastmax_rows_kernel(const float *in, params::detail::row_offsets offsets,
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::split_rows_min_blocks<Pick>(params::detail::tuned_block,
+                                                                                   params::detail::tuned_min_blocks))
+params_lastmax_split_rows_kernel(const float *in, params::detail::row_offsets rows, Pick *out, Pick *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  params::detail::reduce_split_rows<params::detail::lastmax_op, params::detail::tuned_block, 4, 1,
+                                  params::detail::groups_per_lane(params::detail::tuned_items, 16),
+                                  params::detail::element_groups_per_lane(params::detail::tuned_items, 4)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <params::detail::row_form FORM>
 static __global__ void __launch_bounds__(params::detail::tuned_block,
@@ -337,14 +350,20 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)params_lastmax_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > params::detail::segment_warp_max(4);
+  typedef void (*rows_kernel)(const float *in, params::detail::row_offsets, Pick *, Pick *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? params_lastmax_split_rows_kernel : params_lastmax_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  params_lastmax_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, params::detail::row_offsets{row_length, num_rows}, d_out,
       (Pick *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();
@@ -456,6 +475,19 @@ params_lastabove_rows_kernel(params::detail::lastabove_op::source in, params::de
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::split_rows_min_blocks<Pick>(params::detail::tuned_block,
+                                                                                   params::detail::tuned_min_blocks))
+params_lastabove_split_rows_kernel(params::detail::lastabove_op::source in, params::detail::row_offsets rows, Pick *out, Pick *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  params::detail::reduce_split_rows<params::detail::lastabove_op, params::detail::tuned_block, 4, 2,
+                                  params::detail::groups_per_lane(params::detail::tuned_items, 32),
+                                  params::detail::element_groups_per_lane(params::detail::tuned_items, params::detail::lastabove_op::element_bytes)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <params::detail::row_form FORM>
 static __global__ void __launch_bounds__(params::detail::tuned_block,
@@ -540,14 +572,20 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)params_lastabove_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > params::detail::segment_warp_max(params::detail::lastabove_op::element_bytes);
+  typedef void (*rows_kernel)(params::detail::lastabove_op::source in, params::detail::row_offsets, Pick *, Pick *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? params_lastabove_split_rows_kernel : params_lastabove_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(params::detail::lastabove_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  params_lastabove_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_offsets{row_length, num_rows}, d_out,
       (Pick *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();

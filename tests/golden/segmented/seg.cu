@@ -183,6 +183,19 @@ seg_total_rows_kernel(const int8_t *in, seg::detail::row_offsets offsets, long l
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<long long>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_total_split_rows_kernel(const int8_t *in, seg::detail::row_offsets rows, long long *out, long long *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_split_rows<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 1)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -267,14 +280,20 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)seg_total_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > seg::detail::segment_warp_max(1);
+  typedef void (*rows_kernel)(const int8_t *in, seg::detail::row_offsets, long long *, long long *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? seg_total_split_rows_kernel : seg_total_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(1));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  seg_total_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (long long *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();
@@ -386,6 +405,19 @@ seg_best_rows_kernel(const float *in, seg::detail::row_offsets offsets, seg_best
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<seg_best_result>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_best_split_rows_kernel(const float *in, seg::detail::row_offsets rows, seg_best_result *out, seg_best_result *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_split_rows<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -470,14 +502,20 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)seg_best_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > seg::detail::segment_warp_max(4);
+  typedef void (*rows_kernel)(const float *in, seg::detail::row_offsets, seg_best_result *, seg_best_result *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? seg_best_split_rows_kernel : seg_best_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  seg_best_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (seg_best_result *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();
@@ -589,6 +627,19 @@ seg_lo_rows_kernel(const Welford *in, seg::detail::row_offsets offsets, Welford 
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_lo_split_rows_kernel(const Welford *in, seg::detail::row_offsets rows, Welford *out, Welford *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_split_rows<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 48),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 12)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -673,14 +724,20 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)seg_lo_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > seg::detail::segment_warp_max(12);
+  typedef void (*rows_kernel)(const Welford *in, seg::detail::row_offsets, Welford *, Welford *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? seg_lo_split_rows_kernel : seg_lo_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(12));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  seg_lo_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();
@@ -862,6 +919,19 @@ seg_maxsub_rows_kernel(const int *in, seg::detail::row_offsets offsets, MaxSub *
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<MaxSub>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_maxsub_split_rows_kernel(const int *in, seg::detail::row_offsets rows, MaxSub *out, MaxSub *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_split_rows<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -946,14 +1016,20 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)seg_maxsub_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > seg::detail::segment_warp_max(4);
+  typedef void (*rows_kernel)(const int *in, seg::detail::row_offsets, MaxSub *, MaxSub *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? seg_maxsub_split_rows_kernel : seg_maxsub_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  seg_maxsub_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (MaxSub *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();
@@ -1065,6 +1141,19 @@ seg_variance_rows_kernel(const float *in, seg::detail::row_offsets offsets, Welf
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_variance_split_rows_kernel(const float *in, seg::detail::row_offsets rows, Welford *out, Welford *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_split_rows<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -1149,14 +1238,20 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)seg_variance_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > seg::detail::segment_warp_max(4);
+  typedef void (*rows_kernel)(const float *in, seg::detail::row_offsets, Welford *, Welford *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? seg_variance_split_rows_kernel : seg_variance_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  seg_variance_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();

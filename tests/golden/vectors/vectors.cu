@@ -323,6 +323,19 @@ vectors_rgbsum_rows_kernel(const uchar3 *in, vectors::detail::row_offsets offset
       in, offsets, out, partials, flags, tag);
 }
 
+/* Rows longer than a warp takes (segment_warp_max) that the tiles do not:
+ * reduce_split_rows, the segmented kernel's block path alone. */
+static __global__ void __launch_bounds__(vectors::detail::tuned_block,
+                                        vectors::detail::split_rows_min_blocks<uint3>(vectors::detail::tuned_block,
+                                                                                   vectors::detail::tuned_min_blocks))
+vectors_rgbsum_split_rows_kernel(const uchar3 *in, vectors::detail::row_offsets rows, uint3 *out, uint3 *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  vectors::detail::reduce_split_rows<vectors::detail::rgbsum_op, vectors::detail::tuned_block, 16, 3,
+                                  vectors::detail::groups_per_lane(vectors::detail::tuned_items, 48),
+                                  vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 3)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <vectors::detail::row_form FORM>
 static __global__ void __launch_bounds__(vectors::detail::tuned_block,
@@ -407,14 +420,20 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
       return cudaGetLastError();
     }
   }
-  err = launch_config((const void *)vectors_rgbsum_rows_kernel, cache, &c);
+  /* rows that only the block path reduces take the kernel made for them */
+  static unsigned long long split_cache[64];
+  const bool split = row_length > vectors::detail::segment_warp_max(3);
+  typedef void (*rows_kernel)(const uchar3 *in, vectors::detail::row_offsets, uint3 *, uint3 *, unsigned long long *,
+                              unsigned long long);
+  const rows_kernel kernel = split ? vectors_rgbsum_split_rows_kernel : vectors_rgbsum_rows_kernel;
+  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = vectors::detail::ceil_div(num_rows * row_length, vectors::detail::segment_chunk_min(3));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
   size_t align = alignof(uint3) > 16 ? alignof(uint3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  vectors_rgbsum_rows_kernel<<<grid, c.block, 0, stream>>>(
+  kernel<<<grid, c.block, 0, stream>>>(
       d_in, vectors::detail::row_offsets{row_length, num_rows}, d_out,
       (uint3 *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
   return cudaGetLastError();
