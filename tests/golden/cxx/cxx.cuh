@@ -1334,25 +1334,37 @@ template <int BLOCK> __device__ __forceinline__ void clear_flags(unsigned long l
     flags[i] = 0;
 }
 
+/* Thread 0 publishes block b's partial for a later merge: the partial,
+ * then (after a fence) the flag with the call's tag. */
+template <class A>
+__device__ __forceinline__ void publish_partial(A *partials, unsigned long long *flags, size_t b, const A &v,
+                                                unsigned long long tag) {
+  if (threadIdx.x == 0) {
+    partials[b] = v;
+    __threadfence();
+    *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
+  }
+}
+
 /* Merges partials[0, nparts) in order, the total in thread 0: thread t
- * takes a contiguous run, four loads in flight at a time, starting from
- * its first partial rather than the identity. All threads call it, with
- * scratch free. */
-template <class Op, int BLOCK>
+ * takes a contiguous run, IN_FLIGHT loads in flight at a time, starting
+ * from its first partial rather than the identity. All threads call it,
+ * with scratch free. */
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
 __device__ __forceinline__ typename Op::acc_type merge_in_order(const typename Op::acc_type *partials,
                                                                  unsigned int nparts, typename Op::acc_type *scratch) {
   typedef typename Op::acc_type A;
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
   A m = first < last ? load_cg(partials + first) : Op::identity();
-  for (unsigned int i = first + 1; i < last; i += 4) {
-    A p[4];
+  for (unsigned int i = first + 1; i < last; i += IN_FLIGHT) {
+    A p[IN_FLIGHT];
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
         p[j] = load_cg(partials + i + j);
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
         m = Op::combine(m, p[j]);
   }
@@ -1362,13 +1374,13 @@ __device__ __forceinline__ typename Op::acc_type merge_in_order(const typename O
 /* Waits until flags[0, nparts) all carry the call's tag, merges
  * partials[0, nparts) in order (the total in thread 0) and clears the
  * flags. All threads call it. */
-template <class Op, int BLOCK>
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
 __device__ __forceinline__ typename Op::acc_type merge_partials(const typename Op::acc_type *partials,
                                                                  unsigned long long *flags, unsigned long long tag,
                                                                  unsigned int nparts, typename Op::acc_type *scratch) {
   __syncthreads(); /* scratch is free again */
   wait_for_flags<BLOCK>(flags, tag, nparts);
-  const typename Op::acc_type m = merge_in_order<Op, BLOCK>(partials, nparts, scratch);
+  const typename Op::acc_type m = merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
   clear_flags<BLOCK>(flags, nparts);
   return m;
 }
@@ -1576,6 +1588,13 @@ __host__ __device__ constexpr size_t segment_group_max(size_t size) { return seg
 __host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int((int)(64 / size), 1, 8); }
+
+/* A block's share of n elements of `size` bytes: an even share of the grid,
+ * at least chunk_min. */
+__device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
+  const size_t even = ceil_div(n, gridDim.x);
+  return even > segment_chunk_min(size) ? even : segment_chunk_min(size);
+}
 
 /* The segmented kernels wait on memory more than the flat one (short
  * segments, dependent offset loads), so with accumulators of up to 8 bytes
@@ -1837,8 +1856,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t count = offsets.count;
   const size_t base = offsets.at(0), stop = offsets.at(count);
   const size_t n = stop > base ? stop - base : 0;
-  size_t chunk = ceil_div(n, gridDim.x);
-  chunk = offsets.round_chunk(chunk > segment_chunk_min(BYTES) ? chunk : segment_chunk_min(BYTES));
+  const size_t chunk = offsets.round_chunk(segment_share(n, BYTES));
   const size_t active = n ? ceil_div(n, chunk) : 1;
   const size_t b = blockIdx.x;
   if (b >= active)
@@ -1857,11 +1875,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     if (crossing_out) {
       s_end--;
       A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, out_begin, r1, 0, scratch);
-      if (threadIdx.x == 0) {
-        partials[b] = v;
-        __threadfence();
-        *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
-      }
+      publish_partial(partials, flags, b, v, tag);
     }
   }
   /* The segment that crosses in from the left: a block it runs through
@@ -1879,11 +1893,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       crossing_in_ends = crossing_end <= r1;
       in_piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
           in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);
-      if (!crossing_in_ends && threadIdx.x == 0) { /* runs through: no owned segment, no crossing_out */
-        partials[b] = in_piece;
-        __threadfence();
-        *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
-      }
+      if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
+        publish_partial(partials, flags, b, in_piece, tag);
     }
   }
   /* thread-sized pieces (empty segments too), then lane groups, warps and
@@ -1943,8 +1954,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
  * kernels' 768 with accumulators of up to 8 bytes, else 512 (128 registers
  * with 256-thread blocks), or the spec's tuning where it asks for more. */
 template <class ACC> __host__ __device__ constexpr int split_rows_min_blocks(int block, int tuned_min_blocks) {
-  return (sizeof(ACC) <= 8 ? 768 : 512) / block > tuned_min_blocks ? (sizeof(ACC) <= 8 ? 768 : 512) / block
-                                                                   : tuned_min_blocks;
+  return clamp_int((sizeof(ACC) <= 8 ? 768 : 512) / block, tuned_min_blocks, 32);
 }
 
 /* Rows that are all longer than warp_max (and so never reduced by a thread,
@@ -1962,8 +1972,7 @@ __device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source 
   typedef typename Op::acc_type A;
   __shared__ A scratch[32];
   const size_t n = rows.count * rows.length, length = rows.length;
-  size_t chunk = ceil_div(n, gridDim.x);
-  chunk = chunk > segment_chunk_min(input_of<Op>::element_bytes) ? chunk : segment_chunk_min(input_of<Op>::element_bytes);
+  size_t chunk = segment_share(n, input_of<Op>::element_bytes);
   /* a row at most an eighth longer than the share takes a block of its
    * own: no pieces to merge, and nearly every block still works (H100, 256
    * rows of 16384 at 2^22 elements: Welford 14.0 -> 8.5 us, max-subarray
@@ -1978,28 +1987,16 @@ __device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source 
     const size_t begin = row_begin > r0 ? row_begin : r0;
     const A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, begin - row_begin, scratch);
     if (end < row_begin + length) { /* runs on into the next block: at most one piece a block */
-      if (threadIdx.x == 0) {
-        partials[b] = v;
-        __threadfence();
-        *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
-      }
+      publish_partial(partials, flags, b, v, tag);
     } else if (begin > row_begin) { /* began in a lower block: its pieces in block order, then this one */
+      /* one partial in flight per thread: a row has at most a grid of
+       * pieces, a run of one to eight per thread, and four at once cost
+       * the 32-byte max-subarray state 33 registers (sm_90) */
       const size_t owner = row_begin / chunk;
-      const unsigned int count = (unsigned int)(b - owner);
-      wait_for_flags<BLOCK>(flags + owner, tag, count);
-      /* merge_in_order with one partial in flight per thread: a row has at
-       * most a grid of pieces, a run of one to eight per thread, and
-       * loading four at once cost the 32-byte max-subarray state 33
-       * registers (sm_90) */
-      const unsigned int run = (count + BLOCK - 1) / BLOCK;
-      const unsigned int first = threadIdx.x * run, last = first + run < count ? first + run : count;
-      A m = first < last ? load_cg(partials + owner + first) : Op::identity();
-      for (unsigned int i = first + 1; i < last; ++i)
-        m = Op::combine(m, load_cg(partials + owner + i));
-      m = block_reduce<Op>(m, scratch, (int)((count + run - 1) / run));
-      clear_flags<BLOCK>(flags + owner, count);
+      const A lower = merge_partials<Op, BLOCK, 1>(partials + owner, flags + owner, tag, (unsigned int)(b - owner),
+                                                   scratch);
       if (threadIdx.x == 0)
-        out[row] = Op::combine(m, v);
+        out[row] = Op::combine(lower, v);
     } else if (threadIdx.x == 0) {
       out[row] = v;
     }

@@ -1152,25 +1152,37 @@ template <int BLOCK> __device__ __forceinline__ void clear_flags(unsigned long l
     flags[i] = 0;
 }
 
+/* Thread 0 publishes block b's partial for a later merge: the partial,
+ * then (after a fence) the flag with the call's tag. */
+template <class A>
+__device__ __forceinline__ void publish_partial(A *partials, unsigned long long *flags, size_t b, const A &v,
+                                                unsigned long long tag) {
+  if (threadIdx.x == 0) {
+    partials[b] = v;
+    __threadfence();
+    *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
+  }
+}
+
 /* Merges partials[0, nparts) in order, the total in thread 0: thread t
- * takes a contiguous run, four loads in flight at a time, starting from
- * its first partial rather than the identity. All threads call it, with
- * scratch free. */
-template <class Op, int BLOCK>
+ * takes a contiguous run, IN_FLIGHT loads in flight at a time, starting
+ * from its first partial rather than the identity. All threads call it,
+ * with scratch free. */
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
 __device__ __forceinline__ typename Op::acc_type merge_in_order(const typename Op::acc_type *partials,
                                                                  unsigned int nparts, typename Op::acc_type *scratch) {
   typedef typename Op::acc_type A;
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
   A m = first < last ? load_cg(partials + first) : Op::identity();
-  for (unsigned int i = first + 1; i < last; i += 4) {
-    A p[4];
+  for (unsigned int i = first + 1; i < last; i += IN_FLIGHT) {
+    A p[IN_FLIGHT];
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
         p[j] = load_cg(partials + i + j);
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
         m = Op::combine(m, p[j]);
   }
@@ -1180,13 +1192,13 @@ __device__ __forceinline__ typename Op::acc_type merge_in_order(const typename O
 /* Waits until flags[0, nparts) all carry the call's tag, merges
  * partials[0, nparts) in order (the total in thread 0) and clears the
  * flags. All threads call it. */
-template <class Op, int BLOCK>
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
 __device__ __forceinline__ typename Op::acc_type merge_partials(const typename Op::acc_type *partials,
                                                                  unsigned long long *flags, unsigned long long tag,
                                                                  unsigned int nparts, typename Op::acc_type *scratch) {
   __syncthreads(); /* scratch is free again */
   wait_for_flags<BLOCK>(flags, tag, nparts);
-  const typename Op::acc_type m = merge_in_order<Op, BLOCK>(partials, nparts, scratch);
+  const typename Op::acc_type m = merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
   clear_flags<BLOCK>(flags, nparts);
   return m;
 }
