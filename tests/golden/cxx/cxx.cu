@@ -397,15 +397,17 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
   cudaError_t err;
   cxx::detail::row_tiles tiles;
   if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using cxx::detail::row_form;
     typedef void (*tiles_kernel)(const PairL *in, cxx::detail::row_tiles, PairL *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         cxx_lmax_row_tiles_kernel<row_form::short_rows>, cxx_lmax_row_tiles_kernel<row_form::grouped_rows>,
         cxx_lmax_row_tiles_kernel<row_form::long_rows>,
-        cxx_lmax_row_tiles_kernel<cxx::detail::lmax_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)cxx::detail::form_of(tiles, cxx::detail::lmax_op::commutative);
+        cxx_lmax_row_tiles_kernel<cxx::detail::lmax_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        cxx_lmax_row_tiles_kernel<cxx::detail::lmax_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)cxx::detail::form_of(tiles, cxx::detail::lmax_op::commutative, 16);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;

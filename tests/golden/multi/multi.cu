@@ -327,15 +327,17 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   cudaError_t err;
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::wide_op::source in, multi::detail::row_tiles, double *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         multi_wide_row_tiles_kernel<row_form::short_rows>, multi_wide_row_tiles_kernel<row_form::grouped_rows>,
         multi_wide_row_tiles_kernel<row_form::long_rows>,
-        multi_wide_row_tiles_kernel<multi::detail::wide_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)multi::detail::form_of(tiles, multi::detail::wide_op::commutative);
+        multi_wide_row_tiles_kernel<multi::detail::wide_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        multi_wide_row_tiles_kernel<multi::detail::wide_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)multi::detail::form_of(tiles, multi::detail::wide_op::commutative, 32);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
@@ -619,15 +621,17 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   cudaError_t err;
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::pairs_op::source in, multi::detail::row_tiles, PairHash *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         multi_pairs_row_tiles_kernel<row_form::short_rows>, multi_pairs_row_tiles_kernel<row_form::grouped_rows>,
         multi_pairs_row_tiles_kernel<row_form::long_rows>,
-        multi_pairs_row_tiles_kernel<multi::detail::pairs_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)multi::detail::form_of(tiles, multi::detail::pairs_op::commutative);
+        multi_pairs_row_tiles_kernel<multi::detail::pairs_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        multi_pairs_row_tiles_kernel<multi::detail::pairs_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)multi::detail::form_of(tiles, multi::detail::pairs_op::commutative, 32);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;

@@ -2169,13 +2169,25 @@ __device__ __forceinline__ void reduce_wide_rows(typename input_of<Op>::source i
   store_rows(out, first, rows, v, j == 0 && has, lane / L, nullptr);
 }
 
+/* Round sizes of the long-row kernel for commutative operators: K chunks
+ * of loads in flight beside the K being folded, halved until the two
+ * rounds' groups and the K chains fit 160 bytes (40 of the 64 registers a
+ * thread has at 1024 threads an SM; the rest hold addresses and counters).
+ * sm_90: Welford (12 bytes) at 4 spilled 24 bytes, at 2 none. */
+__host__ __device__ constexpr int long_row_loads(int K, int group_bytes, int acc_bytes) {
+  return K > 1 && 2 * K * group_bytes + K * acc_bytes > 160 ? long_row_loads(K / 2, group_bytes, acc_bytes) : K;
+}
+
 /* Rows of more than 32 groups, for commutative operators: the warp takes a
- * row (or K / chunks rows) a tile, K chunks of 32 groups a round, and keeps
- * each lane's share to the row's end in K chains (the k-th chunk of a round
- * folds into chain k, so costly folds overlap; H100, Welford, compared
- * across leases: rows of 32 chunks 23 % faster, rows of 2 and 8 chunks
- * 12 % slower, for the combines at each row's end), then reduces the warp
- * once. Ordered ones take reduce_long_rows_ordered. */
+ * row (or several short ones) a tile, K chunks of 32 groups a round, and
+ * keeps each lane's share to the row's end in K chains (the k-th chunk of a
+ * round folds into chain k, so costly folds overlap; H100, Welford, compared
+ * across leases: rows of 32 chunks 23 % faster, rows of 2 and 8 chunks 12 %
+ * slower, for the combines at each row's end), then reduces the warp once.
+ * Software-pipelined: the next round's loads are in flight while a round
+ * folds, running on from one row into the next (H100, Welford on 4096 rows
+ * of 16384 floats: 99.7 -> 96.8 us). Ordered ones take
+ * reduce_long_rows_ordered or reduce_run_rows. */
 template <class Op, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
                                                  typename Op::acc_type *out) {
@@ -2185,39 +2197,43 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
   const size_t G = t.row_groups, row0 = tile * t.tile_rows;
   const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
   const unsigned int total = rows * C;
-  unsigned int r = 0, c = 0; /* the row and chunk of the next load */
+  unsigned int next_row = 0, next_chunk = 0; /* where the next load is */
+  unsigned int row = 0, chunk = 0;            /* where the next fold is */
   A acc[K];
   unsigned int used = 0; /* the chains that hold some of the row */
 #pragma unroll
   for (int k = 0; k < K; ++k)
     acc[k] = Op::identity();
-  for (unsigned int q0 = 0; q0 < total; q0 += K) {
-    T x[K][U];
-    unsigned int row[K], chunk[K];
+  /* loads round q0's chunks into x (none past the tile) */
+  auto load_round = [&](unsigned int q0, T (&x)[K][U]) {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      row[k] = r;
-      chunk[k] = c;
-      if (++c == C) {
-        c = 0;
-        ++r;
-      }
-      const size_t col = (size_t)chunk[k] * 32 + lane;
+      const size_t col = (size_t)next_chunk * 32 + lane;
       if (q0 + k < total && col < G)
-        load_group<T, U, VEC, true>(in, (row0 + row[k]) * G + col, x[k]);
+        load_group<T, U, VEC, true>(in, (row0 + next_row) * G + col, x[k]);
+      if (++next_chunk == C) {
+        next_chunk = 0;
+        ++next_row;
+      }
     }
+  };
+  T x[K][U];
+  load_round(0, x);
+  for (unsigned int q0 = 0; q0 < total; q0 += K) {
+    T y[K][U];
+    load_round(q0 + K, y);
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       if (q0 + k >= total)
         break;
-      const size_t col = (size_t)chunk[k] * 32 + lane;
+      const size_t col = (size_t)chunk * 32 + lane;
       if (col < G) {
 #pragma unroll
         for (int u = 0; u < U; ++u)
           acc[k] = Op::fold(acc[k], x[k][u], col * U + u);
         used |= 1u << k;
       }
-      if (chunk[k] + 1 == C) { /* every lane holds some of the row (its first chunk is whole) */
+      if (chunk + 1 == C) { /* every lane holds some of the row (its first chunk is whole) */
         A v = acc[0];
         bool any = false;
 #pragma unroll
@@ -2232,9 +2248,18 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
         used = 0;
         v = warp_reduce<Op, true>(v, 32);
         if (lane == 0)
-          out[row0 + row[k]] = v;
+          out[row0 + row] = v;
+      }
+      if (++chunk == C) {
+        chunk = 0;
+        ++row;
       }
     }
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        x[k][u] = y[k][u];
   }
 }
 
@@ -2300,9 +2325,29 @@ __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::
   }
 }
 
-/* The three forms of row tiles, each a kernel of its own: in one kernel
- * their registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
-enum row_form { short_rows, grouped_rows, long_rows, wide_rows };
+/* Ordered rows of at least run_rows_min_groups: the warp reduces a row at
+ * a time as the flat kernel reduces its range (reduce_warp_runs: each lane
+ * a run of 256 bytes, the next batch in flight, L2 fetching whole runs,
+ * one warp reduce per 32 runs). H100, max-subarray on rows of 4096 and
+ * 16384 ints at 2^28: 546 -> 389 and 561 -> 391 us (64 -> 89 % of the read
+ * ceiling), where the chunks of reduce_long_rows_ordered paid a combine
+ * and a shuffled broadcast per 512 bytes. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                typename Op::acc_type *out) {
+  const size_t G = t.row_groups, row0 = tile * t.tile_rows;
+  const size_t end = t.count - row0 < t.tile_rows ? t.count : row0 + t.tile_rows;
+  for (size_t r = row0; r < end; ++r) {
+    /* the row's own element indices: its first group is group 0 */
+    const typename Op::acc_type v = reduce_warp_runs<Op, U, VEC, true, K>(in + r * G * U, 0, G, 0);
+    if ((threadIdx.x & 31) == 0)
+      out[r] = v;
+  }
+}
+
+/* The forms of row tiles, each a kernel of its own: in one kernel their
+ * registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
+enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows };
 
 /* The long-row kernel of a commutative operator whose accumulator holds up
  * to 16 bytes asks for 1024 threads an SM (64 registers), so that as many
@@ -2320,11 +2365,17 @@ template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_f
 }
 /* Rows of up to this many groups take wide_rows (commutative operators). */
 constexpr size_t wide_rows_max_groups = 256;
-__host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative) {
-  return t.row_groups == 0                                 ? short_rows
-         : t.chunks == 1                                   ? grouped_rows
-         : commutative && t.row_groups <= wide_rows_max_groups ? wide_rows
-                                                           : long_rows;
+/* Ordered rows of at least this many bytes take run_rows: each lane's run
+ * is then a 128-byte line or more. H100, max-subarray at 2^28: rows of
+ * 1024 ints 550 -> 470 us; rows of 256 (runs of 32 bytes) 553 -> 1021. */
+constexpr size_t run_rows_min_bytes = 32 * 128;
+/* The form for rows of groups of `group_bytes`. */
+__host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative, int group_bytes) {
+  return t.row_groups == 0                                                     ? short_rows
+         : t.chunks == 1                                                       ? grouped_rows
+         : commutative && t.row_groups <= wide_rows_max_groups                 ? wide_rows
+         : !commutative && t.row_groups * group_bytes >= run_rows_min_bytes ? run_rows
+                                                                               : long_rows;
 }
 
 /* Every row, one tile per warp at a time. */
@@ -2347,7 +2398,9 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
       else if constexpr (FORM == wide_rows && Op::commutative)
         reduce_wide_rows<Op, U, VEC, K>(in, t, tile, out);
       else if constexpr (Op::commutative)
-        reduce_long_rows<Op, U, VEC, K>(in, t, tile, out);
+        reduce_long_rows<Op, U, VEC, long_row_loads(K, 16 * VEC, (int)sizeof(A))>(in, t, tile, out);
+      else if constexpr (FORM == run_rows)
+        reduce_run_rows<Op, U, VEC, K>(in, t, tile, out);
       else /* K chunks a round, a run of K groups a lane: K must divide 32 */
         reduce_long_rows_ordered<Op, U, VEC, floor_pow2(K)>(in, t, tile, out);
     }

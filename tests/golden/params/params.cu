@@ -327,15 +327,17 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   cudaError_t err;
   params::detail::row_tiles tiles;
   if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, params::detail::row_tiles, Pick *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         params_lastmax_row_tiles_kernel<row_form::short_rows>, params_lastmax_row_tiles_kernel<row_form::grouped_rows>,
         params_lastmax_row_tiles_kernel<row_form::long_rows>,
-        params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)params::detail::form_of(tiles, params::detail::lastmax_op::commutative);
+        params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)params::detail::form_of(tiles, params::detail::lastmax_op::commutative, 16);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
@@ -549,15 +551,17 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   cudaError_t err;
   params::detail::row_tiles tiles;
   if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(params::detail::lastabove_op::source in, params::detail::row_tiles, Pick *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         params_lastabove_row_tiles_kernel<row_form::short_rows>, params_lastabove_row_tiles_kernel<row_form::grouped_rows>,
         params_lastabove_row_tiles_kernel<row_form::long_rows>,
-        params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)params::detail::form_of(tiles, params::detail::lastabove_op::commutative);
+        params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)params::detail::form_of(tiles, params::detail::lastabove_op::commutative, 32);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;

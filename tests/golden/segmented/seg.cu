@@ -257,15 +257,17 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int8_t *in, seg::detail::row_tiles, long long *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         seg_total_row_tiles_kernel<row_form::short_rows>, seg_total_row_tiles_kernel<row_form::grouped_rows>,
         seg_total_row_tiles_kernel<row_form::long_rows>,
-        seg_total_row_tiles_kernel<seg::detail::total_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::total_op::commutative);
+        seg_total_row_tiles_kernel<seg::detail::total_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        seg_total_row_tiles_kernel<seg::detail::total_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::total_op::commutative, 16);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
@@ -479,15 +481,17 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, seg_best_result *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         seg_best_row_tiles_kernel<row_form::short_rows>, seg_best_row_tiles_kernel<row_form::grouped_rows>,
         seg_best_row_tiles_kernel<row_form::long_rows>,
-        seg_best_row_tiles_kernel<seg::detail::best_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::best_op::commutative);
+        seg_best_row_tiles_kernel<seg::detail::best_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        seg_best_row_tiles_kernel<seg::detail::best_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::best_op::commutative, 16);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
@@ -701,15 +705,17 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const Welford *in, seg::detail::row_tiles, Welford *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         seg_lo_row_tiles_kernel<row_form::short_rows>, seg_lo_row_tiles_kernel<row_form::grouped_rows>,
         seg_lo_row_tiles_kernel<row_form::long_rows>,
-        seg_lo_row_tiles_kernel<seg::detail::lo_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::lo_op::commutative);
+        seg_lo_row_tiles_kernel<seg::detail::lo_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        seg_lo_row_tiles_kernel<seg::detail::lo_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::lo_op::commutative, 48);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
@@ -993,15 +999,17 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int *in, seg::detail::row_tiles, MaxSub *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         seg_maxsub_row_tiles_kernel<row_form::short_rows>, seg_maxsub_row_tiles_kernel<row_form::grouped_rows>,
         seg_maxsub_row_tiles_kernel<row_form::long_rows>,
-        seg_maxsub_row_tiles_kernel<seg::detail::maxsub_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::maxsub_op::commutative);
+        seg_maxsub_row_tiles_kernel<seg::detail::maxsub_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        seg_maxsub_row_tiles_kernel<seg::detail::maxsub_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::maxsub_op::commutative, 16);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
@@ -1215,15 +1223,17 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   cudaError_t err;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, Welford *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         seg_variance_row_tiles_kernel<row_form::short_rows>, seg_variance_row_tiles_kernel<row_form::grouped_rows>,
         seg_variance_row_tiles_kernel<row_form::long_rows>,
-        seg_variance_row_tiles_kernel<seg::detail::variance_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::variance_op::commutative);
+        seg_variance_row_tiles_kernel<seg::detail::variance_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        seg_variance_row_tiles_kernel<seg::detail::variance_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)seg::detail::form_of(tiles, seg::detail::variance_op::commutative, 16);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;

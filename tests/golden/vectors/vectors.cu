@@ -397,15 +397,17 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   cudaError_t err;
   vectors::detail::row_tiles tiles;
   if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &tiles)) {
-    static unsigned long long tiles_cache[4][64];
+    static unsigned long long tiles_cache[5][64];
     using vectors::detail::row_form;
     typedef void (*tiles_kernel)(const uchar3 *in, vectors::detail::row_tiles, uint3 *);
-    /* an ordered operator never takes wide rows: its slot repeats long rows */
-    const tiles_kernel kernels[4] = {
+    /* wide rows are for commutative operators, run rows for ordered ones:
+     * the slot an operator never takes repeats long rows */
+    const tiles_kernel kernels[5] = {
         vectors_rgbsum_row_tiles_kernel<row_form::short_rows>, vectors_rgbsum_row_tiles_kernel<row_form::grouped_rows>,
         vectors_rgbsum_row_tiles_kernel<row_form::long_rows>,
-        vectors_rgbsum_row_tiles_kernel<vectors::detail::rgbsum_op::commutative ? row_form::wide_rows : row_form::long_rows>};
-    const int form = (int)vectors::detail::form_of(tiles, vectors::detail::rgbsum_op::commutative);
+        vectors_rgbsum_row_tiles_kernel<vectors::detail::rgbsum_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+        vectors_rgbsum_row_tiles_kernel<vectors::detail::rgbsum_op::commutative ? row_form::long_rows : row_form::run_rows>};
+    const int form = (int)vectors::detail::form_of(tiles, vectors::detail::rgbsum_op::commutative, 48);
     err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
     if (err != cudaSuccess)
       return err;
