@@ -1271,6 +1271,13 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
   return running;
 }
 
+/* Where a warp reads a range by runs (reduce_warp_runs) outside the flat
+ * kernel: from 32 lines of 128 bytes, a line a lane. H100, max-subarray at
+ * 2^28: rows of 1024 ints 550 -> 470 us, segments of 4096 1165 -> 504 us;
+ * rows of 256 (runs of 32 bytes) 553 -> 1021 us, segments of 256 1970 ->
+ * 2762. */
+constexpr size_t warp_runs_min_bytes = 32 * 128;
+
 /* The reduction of share `part` of `parts` (a block's share of the grid,
  * or a whole segment's piece with parts = 1); the total in thread 0.
  * Commutative operators split the groups evenly between parts in whole
@@ -1761,6 +1768,25 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
         v = Op::combine(v, acc[c]);
     return warp_reduce<Op, true>(v, len < 32 ? (int)len : 32);
   } else {
+    if constexpr (U > 0) {
+      /* long enough for a line a lane: runs as the flat kernel reads them
+       * (reduce_warp_runs), between a head and a tail of one element a lane */
+      if (len * input_of<Op>::element_bytes >= warp_runs_min_bytes &&
+          vector_head(in, input_of<Op>::element_bytes, len, &head)) {
+        const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
+        const A body = reduce_warp_runs<Op, U, VEC, true, 1>(in + head, 0, groups, head);
+        A h = lane < head ? Op::fold(Op::identity(), ldg(in + lane), lane) : Op::identity();
+        h = warp_reduce<Op, true>(h, (int)head);
+        A t = lane < tail ? Op::fold(Op::identity(), ldg(in + tail_begin + lane), tail_begin + lane) : Op::identity();
+        t = warp_reduce<Op, true>(t, (int)tail);
+        A r = head ? h : body; /* only the parts that hold elements, in order (groups > 0 here) */
+        if (head)
+          r = Op::combine(r, body);
+        if (tail)
+          r = Op::combine(r, t);
+        return r;
+      }
+    }
     const size_t run = ceil_div(len, 32);
     const size_t first = lane * run, last = first + run < len ? first + run : len;
     A acc = Op::identity();
@@ -2433,7 +2459,7 @@ __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::
   }
 }
 
-/* Ordered rows of at least run_rows_min_groups: the warp reduces a row at
+/* Ordered rows of at least warp_runs_min_bytes: the warp reduces a row at
  * a time as the flat kernel reduces its range (reduce_warp_runs: each lane
  * a run of 256 bytes, the next batch in flight, L2 fetching whole runs,
  * one warp reduce per 32 runs). H100, max-subarray on rows of 4096 and
@@ -2473,16 +2499,13 @@ template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_f
 }
 /* Rows of up to this many groups take wide_rows (commutative operators). */
 constexpr size_t wide_rows_max_groups = 256;
-/* Ordered rows of at least this many bytes take run_rows: each lane's run
- * is then a 128-byte line or more. H100, max-subarray at 2^28: rows of
- * 1024 ints 550 -> 470 us; rows of 256 (runs of 32 bytes) 553 -> 1021. */
-constexpr size_t run_rows_min_bytes = 32 * 128;
-/* The form for rows of groups of `group_bytes`. */
+/* The form for rows of groups of `group_bytes`; ordered rows of
+ * warp_runs_min_bytes or more take run_rows. */
 __host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative, int group_bytes) {
   return t.row_groups == 0                                                     ? short_rows
          : t.chunks == 1                                                       ? grouped_rows
          : commutative && t.row_groups <= wide_rows_max_groups                 ? wide_rows
-         : !commutative && t.row_groups * group_bytes >= run_rows_min_bytes ? run_rows
+         : !commutative && t.row_groups * group_bytes >= warp_runs_min_bytes ? run_rows
                                                                                : long_rows;
 }
 
