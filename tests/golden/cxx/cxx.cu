@@ -417,8 +417,8 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
       tiles.set_rounds(16, sizeof(PairL), cxx::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = cxx::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<cxx::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }

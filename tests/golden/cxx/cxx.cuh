@@ -2509,6 +2509,24 @@ __host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative
                                                                                : long_rows;
 }
 
+/* The grid of a row-tile launch of `blocks` blocks (a block per 8 tiles),
+ * where `grid` fills the device, `sms` SMs: every block, each taking its
+ * tiles once, when there are many waves of them and at least 3 fit an SM,
+ * else the grid that fills the device, its warps striding over the tiles.
+ * The device dispatches blocks in order, so the reads stay together; strided
+ * warps drift apart. H100 at 2^28, one lease: int and float rows of 4 to
+ * 1024 elements 1.02 to 1.07 times as fast (rows of 4 and 16 431.6 and
+ * 373.2 us, under CUB's fixed-size 435.6 and 375.7; rows of 1024 344.8 us,
+ * under bench.cu's read-ceiling kernel, 347.4), Welford rows of 4 to 256
+ * 1.00 to 1.13; max-subarray rows of 1024 (run rows, 2 blocks an SM) lost
+ * 12 %, and at 2^22 (2 waves) most shapes lost 1 to 5 %. */
+__host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms) {
+  const size_t waves = 16, all = blocks < 0x7fffffff ? blocks : 0x7fffffff;
+  return blocks >= waves * (size_t)grid && grid >= 3 * sms ? (unsigned int)all
+         : blocks < (size_t)grid                            ? (unsigned int)blocks
+                                                            : (unsigned int)grid;
+}
+
 /* Every row, one tile per warp at a time. */
 template <class Op, int BLOCK, int U, int VEC, int K, row_form FORM>
 __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source in, const row_tiles t,

@@ -347,8 +347,8 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
       tiles.set_rounds(multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::groups_per_lane(c.items, 32),
                        form == (int)row_form::wide_rows);
       const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          multi::detail::wide_op::source{d_in0, d_in1}, tiles, d_out);
+      kernels[form]<<<multi::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }
@@ -641,8 +641,8 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
       tiles.set_rounds(multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::groups_per_lane(c.items, 32),
                        form == (int)row_form::wide_rows);
       const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          multi::detail::pairs_op::source{d_in0, d_in1}, tiles, d_out);
+      kernels[form]<<<multi::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }

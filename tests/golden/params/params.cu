@@ -347,8 +347,8 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
       tiles.set_rounds(4, sizeof(Pick), params::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<params::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }
@@ -571,8 +571,8 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
       tiles.set_rounds(params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::groups_per_lane(c.items, 32),
                        form == (int)row_form::wide_rows);
       const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles, d_out);
+      kernels[form]<<<params::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }

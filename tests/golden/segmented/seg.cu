@@ -277,8 +277,8 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
       tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }
@@ -501,8 +501,8 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
       tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }
@@ -725,8 +725,8 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
       tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }
@@ -1019,8 +1019,8 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
       tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }
@@ -1243,8 +1243,8 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
       tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }

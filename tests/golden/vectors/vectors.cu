@@ -417,8 +417,8 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
       tiles.set_rounds(3, sizeof(uint3), vectors::detail::groups_per_lane(c.items, 48),
                        form == (int)row_form::wide_rows);
       const size_t blocks = vectors::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid, c.block, 0, stream>>>(
-          d_in, tiles, d_out);
+      kernels[form]<<<vectors::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
+                                                                                            d_out);
       return cudaGetLastError();
     }
   }
