@@ -1689,6 +1689,29 @@ __device__ __forceinline__ bool reduce_segments_bounded(typename input_of<Op>::s
   return __syncthreads_or(longer);
 }
 
+/* A piece's body with its head in[0, head) and tail in[tail_begin, len)
+ * around it, folded one element a lane and combined in order; only the
+ * parts that hold elements are combined (has_body: the body holds some).
+ * The 32 lanes of a warp call it; the result is in lane 0. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type around(typename input_of<Op>::source in, size_t head,
+                                                        size_t tail_begin, size_t len, size_t first_index,
+                                                        bool has_body, const typename Op::acc_type &body) {
+  typedef typename Op::acc_type A;
+  const size_t lane = threadIdx.x & 31, tail = len - tail_begin;
+  A h = lane < head ? Op::fold(Op::identity(), ldg(in + lane), first_index + lane) : Op::identity();
+  h = warp_reduce<Op, true>(h, (int)head);
+  A t = lane < tail ? Op::fold(Op::identity(), ldg(in + tail_begin + lane), first_index + tail_begin + lane)
+                    : Op::identity();
+  t = warp_reduce<Op, true>(t, (int)tail);
+  A r = head > 0 ? h : body;
+  if (head > 0 && has_body)
+    r = Op::combine(r, body);
+  if (tail > 0)
+    r = head > 0 || has_body ? Op::combine(r, t) : t;
+  return r;
+}
+
 /* One warp's reduction of in[0, len), len > 0, up to warp_max elements.
  * Commutative operators: with the flat read plan where the piece can be
  * aligned (a head of up to 15 elements, groups of U elements in VEC 16-byte
@@ -1777,18 +1800,9 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
        * (reduce_warp_runs), between a head and a tail of one element a lane */
       if (len * input_of<Op>::element_bytes >= warp_runs_min_bytes &&
           vector_head(in, input_of<Op>::element_bytes, len, &head)) {
-        const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
+        const size_t groups = (len - head) / U, tail_begin = head + groups * U;
         const A body = reduce_warp_runs<Op, U, VEC, true, 1>(in + head, 0, groups, head);
-        A h = lane < head ? Op::fold(Op::identity(), ldg(in + lane), lane) : Op::identity();
-        h = warp_reduce<Op, true>(h, (int)head);
-        A t = lane < tail ? Op::fold(Op::identity(), ldg(in + tail_begin + lane), tail_begin + lane) : Op::identity();
-        t = warp_reduce<Op, true>(t, (int)tail);
-        A r = head ? h : body; /* only the parts that hold elements, in order (groups > 0 here) */
-        if (head)
-          r = Op::combine(r, body);
-        if (tail)
-          r = Op::combine(r, t);
-        return r;
+        return around<Op>(in, head, tail_begin, len, 0, true, body); /* groups > 0 here */
       }
     }
     const size_t run = ceil_div(len, 32);
@@ -1811,12 +1825,15 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
 
 /* The block's reduction of in[begin, end), end > begin, with the flat
  * reduction's read plan: a head of up to 15 elements to a 16-byte boundary,
- * whole groups (reduce_block_share as one part), and a tail; warp 0 folds
- * the head and the tail, one element a lane. The result is in thread 0. */
+ * whole groups (reduce_block_share), and a tail; warp 0 folds the head and
+ * the tail, one element a lane. The piece may be shared by `parts` blocks,
+ * this one part `part` (the first takes the head, the last the tail; each
+ * must get some groups). The result is in thread 0. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
 __device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename input_of<Op>::source in, size_t begin,
                                                                      size_t end, size_t first_index,
-                                                                     typename Op::acc_type *scratch) {
+                                                                     typename Op::acc_type *scratch, size_t part = 0,
+                                                                     size_t parts = 1) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
   const typename input_of<Op>::source p = in + begin;
@@ -1830,31 +1847,22 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename inp
   __syncthreads(); /* scratch is free again */
   A body;
   if constexpr (U > 0 && input_of<Op>::always_alignable) {
-    body = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, 0, 1);
+    body = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
   } else if constexpr (U > 0) {
     if (vector)
-      body = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, 0, 1);
+      body = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
     else
-      body = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, 0, 1);
+      body = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
   } else {
-    body = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, 0, 1);
+    body = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
   }
+  /* the first part takes the head, the last the tail */
+  const size_t own_head = part == 0 ? head : 0, own_tail_begin = part + 1 == parts ? tail_begin : len;
   A r = body;
-  if (threadIdx.x < 32 && head + (len - tail_begin) > 0) {
-    const int lane = threadIdx.x;
-    const int tail = (int)(len - tail_begin);
-    A h = lane < (int)head ? Op::fold(Op::identity(), ldg(p + lane), first_index + lane) : Op::identity();
-    h = warp_reduce<Op, true>(h, (int)head);
-    A t = lane < tail ? Op::fold(Op::identity(), ldg(p + tail_begin + lane), first_index + tail_begin + lane)
-                      : Op::identity();
-    t = warp_reduce<Op, true>(t, tail);
-    if (lane == 0) { /* only the parts that hold elements are combined */
-      r = head > 0 ? h : body;
-      if (head > 0 && groups > 0)
-        r = Op::combine(r, body);
-      if (tail > 0)
-        r = head > 0 || groups > 0 ? Op::combine(r, t) : t;
-    }
+  if (threadIdx.x < 32 && own_head + (len - own_tail_begin) > 0) {
+    const A whole = around<Op>(p, own_head, own_tail_begin, len, first_index, groups > 0, body);
+    if (threadIdx.x == 0)
+      r = whole;
   }
   return r;
 }
@@ -2031,6 +2039,76 @@ __device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source 
       out[row] = v;
     }
     end = begin;
+  }
+}
+
+/* Rows longer than the tiles take (long_row_tiles_max_bytes), in groups
+ * of blocks: each row gets `parts` blocks, which take its block-wide tiles
+ * in turn as the flat kernel's blocks do (reduce_piece_block), and the
+ * group's last block merges the others' partials in order. The launch has a
+ * block per part of every row, so the device dispatches them row after row
+ * and the blocks on it at once read neighbouring tiles of a few rows; a
+ * chunk per block of a filling grid (reduce_split_rows) has every block
+ * stream from a place of its own. Blocks only wait for lower blocks of
+ * their own row, which the device dispatches first. */
+struct row_groups {
+  size_t length, count; /* elements per row, rows */
+  unsigned int parts;   /* blocks per row */
+};
+
+/* Bytes of a row per block of its group: 64 KiB where the accumulator has
+ * up to 8 bytes, else 256 KiB, since a block's own reduction and publish
+ * cost more there (H100 at 2^28, rows of 2^16 to 2^24 elements, 256
+ * against 64 KiB a block: Welford 1.00 to 1.06 times as fast, max-subarray
+ * 1.06 to 1.12, int and float sums 0.99 to 1.00). A launch of fewer blocks
+ * than fill the device gives each row more, down to 64 KiB a block (2^22
+ * elements in rows of 2^16 or 2^20, 64 against 256 KiB: Welford 1.4 to 1.6
+ * times as fast, max-subarray 1.1 to 1.3). A row gets at most 1024 blocks;
+ * the last merges that many partials. */
+constexpr size_t row_group_min_bytes = 65536;
+constexpr size_t row_group_max_parts = 1024;
+__host__ __device__ constexpr size_t row_group_bytes(size_t acc_bytes) { return acc_bytes <= 8 ? 65536 : 262144; }
+/* The most blocks a row of `row_bytes` gets (the scratch holds a flag and
+ * a partial for each). */
+__host__ __device__ constexpr size_t row_group_most_parts(size_t row_bytes) {
+  return row_bytes / row_group_min_bytes < row_group_max_parts ? row_bytes / row_group_min_bytes
+                                                               : row_group_max_parts;
+}
+/* Blocks per row for `count` rows of `length` elements and `row_bytes`
+ * bytes, a `acc_bytes` accumulator, a kernel whose filling grid has `grid`
+ * blocks and whose block-wide tile holds `tile_elements` elements: every
+ * part gets at least one tile after a head of up to 15 elements. */
+__host__ inline size_t row_group_parts(size_t length, size_t row_bytes, size_t acc_bytes, size_t count, size_t grid,
+                                       size_t tile_elements) {
+  const size_t most = row_group_most_parts(row_bytes);
+  size_t parts = row_bytes / row_group_bytes(acc_bytes);
+  if (count < grid && count * parts < grid)
+    parts = ceil_div(grid, count);
+  parts = parts < most ? parts : most;
+  const size_t by_tiles = length > 16 ? (length - 16) / tile_elements : 0;
+  parts = parts < by_tiles ? parts : by_tiles;
+  return parts ? parts : 1;
+}
+
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+__device__ __forceinline__ void reduce_row_groups(typename input_of<Op>::source in, const row_groups rows,
+                                                  typename Op::acc_type *out, typename Op::acc_type *partials,
+                                                  unsigned long long *flags, unsigned long long tag) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  const size_t b = blockIdx.x, row = b / rows.parts, begin = row * rows.length;
+  const unsigned int part = (unsigned int)(b % rows.parts);
+  const A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, begin + rows.length, 0, scratch,
+                                                                         part, rows.parts);
+  if (part + 1 < rows.parts) {
+    publish_partial(partials, flags, b, v, tag);
+  } else if (rows.parts > 1) { /* the group's other parts in order, then this one */
+    const size_t first = b - part;
+    const A lower = merge_partials<Op, BLOCK, 1>(partials + first, flags + first, tag, part, scratch);
+    if (threadIdx.x == 0)
+      out[row] = Op::combine(lower, v);
+  } else if (threadIdx.x == 0) {
+    out[row] = v;
   }
 }
 

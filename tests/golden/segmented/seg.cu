@@ -196,6 +196,18 @@ seg_total_split_rows_kernel(const int8_t *in, seg::detail::row_offsets rows, lon
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows longer than the tiles take: a group of blocks per row (reduce_row_groups). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<long long>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_total_row_groups_kernel(const int8_t *in, seg::detail::row_groups rows, long long *out, long long *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_row_groups<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 1)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -238,8 +250,19 @@ extern "C" cudaError_t seg_total_segmented(const int8_t *d_in, const long long *
 
 extern "C" size_t seg_total_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
-  return num_rows && row_length > seg::detail::segment_chunk_min(1) ? temp_bytes_for(sizeof(long long), alignof(long long))
-                                                                          : 0;
+  if (!num_rows || row_length <= seg::detail::segment_chunk_min(1))
+    return 0;
+  const size_t flat = temp_bytes_for(sizeof(long long), alignof(long long));
+  if (num_rows == 1 || row_length > SIZE_MAX / 1 ||
+      row_length * 1 <= seg::detail::long_row_tiles_max_bytes)
+    return flat;
+  /* a flag and a partial per block of every row's group, at most */
+  const size_t parts = seg::detail::row_group_most_parts(row_length * 1);
+  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
+  const size_t each = sizeof(unsigned long long) + sizeof(long long);
+  const size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
+  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  return groups > flat ? groups : flat;
 }
 
 extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_t row_length, long long *d_out,
@@ -282,6 +305,33 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
       return cudaGetLastError();
     }
   }
+  /* one row that needs scratch is the flat reduction, whose blocks take
+   * tiles in turn; the split kernel's take a contiguous chunk each (H100,
+   * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
+  if (num_rows == 1 && needed)
+    return seg_total_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
+  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  /* rows too long for the tiles: a group of blocks per row */
+  if (row_length * 1 > seg::detail::long_row_tiles_max_bytes) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 16;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 1);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 1, sizeof(long long), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      const size_t slots = num_rows * parts;
+      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
+      seg_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (long long *)partials, (unsigned long long *)base, next_tag());
+      return cudaGetLastError();
+    }
+  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(1);
@@ -293,8 +343,6 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(1));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (long long *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
@@ -420,6 +468,18 @@ seg_best_split_rows_kernel(const float *in, seg::detail::row_offsets rows, seg_b
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows longer than the tiles take: a group of blocks per row (reduce_row_groups). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<seg_best_result>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_best_row_groups_kernel(const float *in, seg::detail::row_groups rows, seg_best_result *out, seg_best_result *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_row_groups<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -462,8 +522,19 @@ extern "C" cudaError_t seg_best_segmented(const float *d_in, const int *d_offset
 
 extern "C" size_t seg_best_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
-  return num_rows && row_length > seg::detail::segment_chunk_min(4) ? temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result))
-                                                                          : 0;
+  if (!num_rows || row_length <= seg::detail::segment_chunk_min(4))
+    return 0;
+  const size_t flat = temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result));
+  if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
+      row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
+    return flat;
+  /* a flag and a partial per block of every row's group, at most */
+  const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
+  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
+  const size_t each = sizeof(unsigned long long) + sizeof(seg_best_result);
+  const size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
+  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  return groups > flat ? groups : flat;
 }
 
 extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t row_length, seg_best_result *d_out,
@@ -506,6 +577,33 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
       return cudaGetLastError();
     }
   }
+  /* one row that needs scratch is the flat reduction, whose blocks take
+   * tiles in turn; the split kernel's take a contiguous chunk each (H100,
+   * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
+  if (num_rows == 1 && needed)
+    return seg_best_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
+  size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  /* rows too long for the tiles: a group of blocks per row */
+  if (row_length * 4 > seg::detail::long_row_tiles_max_bytes) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(seg_best_result), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      const size_t slots = num_rows * parts;
+      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
+      seg_best_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (seg_best_result *)partials, (unsigned long long *)base, next_tag());
+      return cudaGetLastError();
+    }
+  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -517,8 +615,6 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (seg_best_result *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
@@ -644,6 +740,18 @@ seg_lo_split_rows_kernel(const Welford *in, seg::detail::row_offsets rows, Welfo
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows longer than the tiles take: a group of blocks per row (reduce_row_groups). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_lo_row_groups_kernel(const Welford *in, seg::detail::row_groups rows, Welford *out, Welford *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_row_groups<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 48),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 12)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -686,8 +794,19 @@ extern "C" cudaError_t seg_lo_segmented(const Welford *d_in, const long long *d_
 
 extern "C" size_t seg_lo_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
-  return num_rows && row_length > seg::detail::segment_chunk_min(12) ? temp_bytes_for(sizeof(Welford), alignof(Welford))
-                                                                          : 0;
+  if (!num_rows || row_length <= seg::detail::segment_chunk_min(12))
+    return 0;
+  const size_t flat = temp_bytes_for(sizeof(Welford), alignof(Welford));
+  if (num_rows == 1 || row_length > SIZE_MAX / 12 ||
+      row_length * 12 <= seg::detail::long_row_tiles_max_bytes)
+    return flat;
+  /* a flag and a partial per block of every row's group, at most */
+  const size_t parts = seg::detail::row_group_most_parts(row_length * 12);
+  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
+  const size_t each = sizeof(unsigned long long) + sizeof(Welford);
+  const size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
+  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  return groups > flat ? groups : flat;
 }
 
 extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t row_length, Welford *d_out,
@@ -730,6 +849,33 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
       return cudaGetLastError();
     }
   }
+  /* one row that needs scratch is the flat reduction, whose blocks take
+   * tiles in turn; the split kernel's take a contiguous chunk each (H100,
+   * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
+  if (num_rows == 1 && needed)
+    return seg_lo_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
+  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  /* rows too long for the tiles: a group of blocks per row */
+  if (row_length * 12 > seg::detail::long_row_tiles_max_bytes) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 48) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 12);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 12, sizeof(Welford), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      const size_t slots = num_rows * parts;
+      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
+      seg_lo_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (Welford *)partials, (unsigned long long *)base, next_tag());
+      return cudaGetLastError();
+    }
+  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(12);
@@ -741,8 +887,6 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(12));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
@@ -938,6 +1082,18 @@ seg_maxsub_split_rows_kernel(const int *in, seg::detail::row_offsets rows, MaxSu
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows longer than the tiles take: a group of blocks per row (reduce_row_groups). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<MaxSub>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_maxsub_row_groups_kernel(const int *in, seg::detail::row_groups rows, MaxSub *out, MaxSub *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_row_groups<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -980,8 +1136,19 @@ extern "C" cudaError_t seg_maxsub_segmented(const int *d_in, const int *d_offset
 
 extern "C" size_t seg_maxsub_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
-  return num_rows && row_length > seg::detail::segment_chunk_min(4) ? temp_bytes_for(sizeof(MaxSub), alignof(MaxSub))
-                                                                          : 0;
+  if (!num_rows || row_length <= seg::detail::segment_chunk_min(4))
+    return 0;
+  const size_t flat = temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
+  if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
+      row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
+    return flat;
+  /* a flag and a partial per block of every row's group, at most */
+  const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
+  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
+  const size_t each = sizeof(unsigned long long) + sizeof(MaxSub);
+  const size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
+  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  return groups > flat ? groups : flat;
 }
 
 extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t row_length, MaxSub *d_out,
@@ -1024,6 +1191,33 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
       return cudaGetLastError();
     }
   }
+  /* one row that needs scratch is the flat reduction, whose blocks take
+   * tiles in turn; the split kernel's take a contiguous chunk each (H100,
+   * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
+  if (num_rows == 1 && needed)
+    return seg_maxsub_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
+  size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  /* rows too long for the tiles: a group of blocks per row */
+  if (row_length * 4 > seg::detail::long_row_tiles_max_bytes) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(MaxSub), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      const size_t slots = num_rows * parts;
+      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
+      seg_maxsub_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (MaxSub *)partials, (unsigned long long *)base, next_tag());
+      return cudaGetLastError();
+    }
+  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -1035,8 +1229,6 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (MaxSub *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
@@ -1162,6 +1354,18 @@ seg_variance_split_rows_kernel(const float *in, seg::detail::row_offsets rows, W
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows longer than the tiles take: a group of blocks per row (reduce_row_groups). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::split_rows_min_blocks<Welford>(seg::detail::tuned_block,
+                                                                                   seg::detail::tuned_min_blocks))
+seg_variance_row_groups_kernel(const float *in, seg::detail::row_groups rows, Welford *out, Welford *partials,
+                            unsigned long long *flags, unsigned long long tag) {
+  seg::detail::reduce_row_groups<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
+                                  seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
+      in, rows, out, partials, flags, tag);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -1204,8 +1408,19 @@ extern "C" cudaError_t seg_variance_segmented(const float *d_in, const long long
 
 extern "C" size_t seg_variance_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
-  return num_rows && row_length > seg::detail::segment_chunk_min(4) ? temp_bytes_for(sizeof(Welford), alignof(Welford))
-                                                                          : 0;
+  if (!num_rows || row_length <= seg::detail::segment_chunk_min(4))
+    return 0;
+  const size_t flat = temp_bytes_for(sizeof(Welford), alignof(Welford));
+  if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
+      row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
+    return flat;
+  /* a flag and a partial per block of every row's group, at most */
+  const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
+  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
+  const size_t each = sizeof(unsigned long long) + sizeof(Welford);
+  const size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
+  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  return groups > flat ? groups : flat;
 }
 
 extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, size_t row_length, Welford *d_out,
@@ -1248,6 +1463,33 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
       return cudaGetLastError();
     }
   }
+  /* one row that needs scratch is the flat reduction, whose blocks take
+   * tiles in turn; the split kernel's take a contiguous chunk each (H100,
+   * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
+  if (num_rows == 1 && needed)
+    return seg_variance_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
+  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
+  /* rows too long for the tiles: a group of blocks per row */
+  if (row_length * 4 > seg::detail::long_row_tiles_max_bytes) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(Welford), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      const size_t slots = num_rows * parts;
+      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
+      seg_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (Welford *)partials, (unsigned long long *)base, next_tag());
+      return cudaGetLastError();
+    }
+  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -1259,8 +1501,6 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   kernel<<<grid, c.block, 0, stream>>>(
       d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
       (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());

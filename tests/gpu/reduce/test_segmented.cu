@@ -98,8 +98,35 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   CUDA_CHECK(cudaMalloc(&d_off, (max_segments + 1) * sizeof(OFF)));
   CUDA_CHECK(cudaMalloc(&d_out, max_segments * sizeof(ACC)));
   CUDA_CHECK(cudaMalloc(&d_out2, max_segments * sizeof(ACC)));
-  const size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
-                                                                           : c.rows_temp(1, max_rows_n);
+  // rows: (num_rows, row_length), short rows to rows spread over many blocks.
+  // At d_buf (16-byte aligned) rows that line up with the 16-byte groups take
+  // the row tiles: several rows a group (lengths 1 to 8, the last group cut
+  // short by odd counts), a lane group a row (16 to 128: powers of two and
+  // 24, 100), chunks of 32 groups (132, 256, 1000: a partial last chunk; 2048
+  // and 4000: long enough for several chains per lane with 4-byte elements), and
+  // many rows (200000 x 1, 131072 x 16, 49152 x 128: a tile of 4 to 8 rows
+  // each, more tiles than the grid has warps); rows of 16 to 64 KiB take
+  // them too where there are as many as half the grid's warps (2200 x
+  // 4100: a last chunk of one group for 4-byte elements; 70 x 8200 and
+  // 1000 x 4100 are too few and take the split path); d_buf + 1 and the
+  // other lengths of up to 64 KiB take the split path. Longer rows take a
+  // group of blocks each: 16 x 50000, 120 x 70000 and 5 x 100003 (an odd
+  // length: every row has its own head and tail at d_buf + 1) give one to
+  // a few blocks a row by element size, 3 x (2^21 + 5) up to 256; a single
+  // row is the flat reduction. At most max_segments rows.
+  const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
+                              {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
+                              {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
+                              {200000, 1}, {131072, 16},
+                              {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
+                              {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}};
+  // scratch for the largest need of any call below
+  size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
+                                                                     : c.rows_temp(1, max_rows_n);
+  for (auto &shape : shapes) {
+    const size_t rows = shape[0], length = rows * shape[1] > max_n ? max_n / rows : shape[1];
+    tb = c.rows_temp(rows, length) > tb ? c.rows_temp(rows, length) : tb;
+  }
   void *d_temp, *d_temp2;
   CUDA_CHECK(cudaMalloc(&d_temp, tb + 16));
   CUDA_CHECK(cudaMalloc(&d_temp2, tb));
@@ -186,24 +213,6 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
     check(same, c.name, "repeated runs are bitwise equal", count);
   }
 
-  // rows: (num_rows, row_length), short rows to rows spread over many blocks.
-  // At d_buf (16-byte aligned) rows that line up with the 16-byte groups take
-  // the row tiles: several rows a group (lengths 1 to 8, the last group cut
-  // short by odd counts), a lane group a row (16 to 128: powers of two and
-  // 24, 100), chunks of 32 groups (132, 256, 1000: a partial last chunk; 2048
-  // and 4000: long enough for several chains per lane with 4-byte elements), and
-  // many rows (200000 x 1, 131072 x 16, 49152 x 128: a tile of 4 to 8 rows
-  // each, more tiles than the grid has warps); rows of 16 to 64 KiB take
-  // them too where there are as many as half the grid's warps (2200 x
-  // 4100: a last chunk of one group for 4-byte elements; 70 x 8200 and
-  // 1000 x 4100 are too few and take the split path); d_buf + 1 and the
-  // other lengths take the split path. At most max_segments rows.
-  const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
-                              {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
-                              {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
-                              {200000, 1}, {131072, 16},
-                              {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
-                              {1, (1u << 22) + 1}};
   for (auto &shape : shapes) {
     size_t rows = shape[0], length = shape[1];
     if (rows > max_segments)
@@ -227,10 +236,11 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
     CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
   }
 
-  // rows from a captured graph, replayed (the split path for 70 x 8200: a
-  // replay reuses the tag it was captured with)
-  {
-    const size_t rows = 70, length = 8200;
+  // rows from a captured graph, replayed (the split path for 70 x 8200, a
+  // group of blocks a row for 5 x 100003: a replay reuses the tag it was
+  // captured with)
+  for (const size_t length : {(size_t)8200, (size_t)100003}) {
+    const size_t rows = length == 8200 ? 70 : 5;
     std::vector<size_t> begin(rows), len(rows, length);
     for (size_t r = 0; r < rows; r++)
       begin[r] = r * length;
@@ -248,7 +258,9 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
       CUDA_CHECK(cudaMemsetAsync(d_out, 0x5A, rows * sizeof(ACC), s));
       CUDA_CHECK(cudaGraphLaunch(ge, s));
       CUDA_CHECK(cudaStreamSynchronize(s));
-      compare(d_out, rows, h_in, begin, len, "rows 70 x 8200 from a captured graph, each replay");
+      char what[96];
+      std::snprintf(what, sizeof what, "rows %zu x %zu from a captured graph, each replay", rows, length);
+      compare(d_out, rows, h_in, begin, len, what);
     }
     CUDA_CHECK(cudaGraphExecDestroy(ge));
     CUDA_CHECK(cudaGraphDestroy(g));
