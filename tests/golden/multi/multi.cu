@@ -348,6 +348,28 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, sizeof(double))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * multi::detail::groups_per_lane(c.items, 32) * 4;
+    const size_t element_tile = (size_t)c.block * multi::detail::element_groups_per_lane(c.items, multi::detail::wide_op::element_bytes);
+    const size_t parts = multi::detail::row_group_parts(row_length, row_length * multi::detail::wide_op::element_bytes, sizeof(double), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(double) > 16 ? alignof(double) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      multi_wide_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (double *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -382,26 +404,6 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     return multi_wide_enqueue(d_in0, d_in1, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(double) > 16 ? alignof(double) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * multi::detail::wide_op::element_bytes > multi::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * multi::detail::groups_per_lane(c.items, 32) * 4;
-    const size_t element_tile = (size_t)c.block * multi::detail::element_groups_per_lane(c.items, multi::detail::wide_op::element_bytes);
-    const size_t parts = multi::detail::row_group_parts(row_length, row_length * multi::detail::wide_op::element_bytes, sizeof(double), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      multi_wide_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (double *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > multi::detail::segment_warp_max(multi::detail::wide_op::element_bytes);
@@ -690,6 +692,28 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * multi::detail::groups_per_lane(c.items, 32) * 4;
+    const size_t element_tile = (size_t)c.block * multi::detail::element_groups_per_lane(c.items, multi::detail::pairs_op::element_bytes);
+    const size_t parts = multi::detail::row_group_parts(row_length, row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      multi_pairs_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (PairHash *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -724,26 +748,6 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     return multi_pairs_enqueue(d_in0, d_in1, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * multi::detail::pairs_op::element_bytes > multi::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * multi::detail::groups_per_lane(c.items, 32) * 4;
-    const size_t element_tile = (size_t)c.block * multi::detail::element_groups_per_lane(c.items, multi::detail::pairs_op::element_bytes);
-    const size_t parts = multi::detail::row_group_parts(row_length, row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      multi_pairs_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (PairHash *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > multi::detail::segment_warp_max(multi::detail::pairs_op::element_bytes);

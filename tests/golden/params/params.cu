@@ -348,6 +348,28 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && params::detail::row_groups_take(row_length * 4, sizeof(Pick))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * params::detail::groups_per_lane(c.items, 16) * 4;
+    const size_t element_tile = (size_t)c.block * params::detail::element_groups_per_lane(c.items, 4);
+    const size_t parts = params::detail::row_group_parts(row_length, row_length * 4, sizeof(Pick), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(Pick) > 16 ? alignof(Pick) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      params_lastmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (Pick *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   params::detail::row_tiles tiles;
   if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -382,26 +404,6 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     return params_lastmax_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * 4 > params::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * params::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * params::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = params::detail::row_group_parts(row_length, row_length * 4, sizeof(Pick), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      params_lastmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Pick *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > params::detail::segment_warp_max(4);
@@ -620,6 +622,28 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && params::detail::row_groups_take(row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * params::detail::groups_per_lane(c.items, 32) * 4;
+    const size_t element_tile = (size_t)c.block * params::detail::element_groups_per_lane(c.items, params::detail::lastabove_op::element_bytes);
+    const size_t parts = params::detail::row_group_parts(row_length, row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(Pick) > 16 ? alignof(Pick) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      params_lastabove_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (Pick *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   params::detail::row_tiles tiles;
   if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -654,26 +678,6 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     return params_lastabove_enqueue(d_in0, d_in1, row_length, params, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * params::detail::lastabove_op::element_bytes > params::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * params::detail::groups_per_lane(c.items, 32) * 4;
-    const size_t element_tile = (size_t)c.block * params::detail::element_groups_per_lane(c.items, params::detail::lastabove_op::element_bytes);
-    const size_t parts = params::detail::row_group_parts(row_length, row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      params_lastabove_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Pick *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > params::detail::segment_warp_max(params::detail::lastabove_op::element_bytes);

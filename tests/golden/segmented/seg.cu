@@ -278,6 +278,28 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 1, sizeof(long long))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 16;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 1);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 1, sizeof(long long), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(long long) > 16 ? alignof(long long) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      seg_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (long long *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -312,26 +334,6 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     return seg_total_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * 1 > seg::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 16;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 1);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 1, sizeof(long long), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      seg_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (long long *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(1);
@@ -550,6 +552,28 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(seg_best_result), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      seg_best_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (seg_best_result *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -584,26 +608,6 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     return seg_best_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * 4 > seg::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(seg_best_result), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      seg_best_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (seg_best_result *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -822,6 +826,28 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 12, sizeof(Welford))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 48) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 12);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 12, sizeof(Welford), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(Welford) > 16 ? alignof(Welford) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      seg_lo_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (Welford *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -856,26 +882,6 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     return seg_lo_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * 12 > seg::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 48) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 12);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 12, sizeof(Welford), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      seg_lo_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Welford *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(12);
@@ -1164,6 +1170,28 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(MaxSub), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      seg_maxsub_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (MaxSub *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -1198,26 +1226,6 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     return seg_maxsub_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * 4 > seg::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(MaxSub), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      seg_maxsub_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (MaxSub *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -1436,6 +1444,28 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(Welford))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
+    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
+    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(Welford), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(Welford) > 16 ? alignof(Welford) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      seg_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (Welford *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -1470,26 +1500,6 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     return seg_variance_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * 4 > seg::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(Welford), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      seg_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Welford *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);

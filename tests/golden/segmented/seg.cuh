@@ -2001,8 +2001,9 @@ __host__ __device__ constexpr size_t row_group_bytes(size_t acc_bytes) { return 
 /* The most blocks a row of `row_bytes` gets (the scratch holds a flag and
  * a partial for each). */
 __host__ __device__ constexpr size_t row_group_most_parts(size_t row_bytes) {
-  return row_bytes / row_group_min_bytes < row_group_max_parts ? row_bytes / row_group_min_bytes
-                                                               : row_group_max_parts;
+  return row_bytes < 2 * row_group_min_bytes         ? 1
+         : row_bytes / row_group_min_bytes < row_group_max_parts ? row_bytes / row_group_min_bytes
+                                                                  : row_group_max_parts;
 }
 /* Blocks per row for `count` rows of `length` elements and `row_bytes`
  * bytes, a `acc_bytes` accumulator, a kernel whose filling grid has `grid`
@@ -2117,6 +2118,17 @@ constexpr size_t long_row_tiles_max_bytes = 65536;
 
 /* Whether `count` rows keep a grid of `warps` warps busy enough. */
 __host__ __device__ constexpr bool enough_long_rows(size_t count, size_t warps) { return 2 * count >= warps; }
+
+/* Whether two or more rows of `row_bytes` take a group of blocks each:
+ * rows longer than the tiles take, and where the accumulator has up to 8
+ * bytes rows of 16 KiB or more, a block each (H100 at 2^28, against the
+ * long-row tiles: int and float rows of 4096 and 16384 elements 1.03 to
+ * 1.04 times as fast, 338.3 to 339.0 us, 1.00 to 1.01 times CUB 3.5's
+ * fixed-size kernel, and 1.65 times at 2^22 on rows of 16384; Welford and
+ * max-subarray rows of 4096 lost 16 and 22 % so and keep the tiles). */
+__host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t acc_bytes) {
+  return row_bytes > long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= row_tiles_max_bytes);
+}
 
 /* Whether rows of `length` elements of `size` bytes in `in` line up with
  * groups of U elements; fills *t but its tiles (set_rounds) when they do.

@@ -418,6 +418,28 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
+  /* long rows: a group of blocks per row */
+  if (num_rows > 1 && vectors::detail::row_groups_take(row_length * 3, sizeof(uint3))) {
+    static unsigned long long groups_cache[64];
+    err = launch_config((const void *)vectors_rgbsum_row_groups_kernel, groups_cache, &c);
+    if (err != cudaSuccess)
+      return err;
+    const size_t vector_tile = (size_t)c.block * vectors::detail::groups_per_lane(c.items, 48) * 16;
+    const size_t element_tile = (size_t)c.block * vectors::detail::element_groups_per_lane(c.items, 3);
+    const size_t parts = vectors::detail::row_group_parts(row_length, row_length * 3, sizeof(uint3), num_rows,
+                                                       (size_t)c.grid,
+                                                       vector_tile > element_tile ? vector_tile : element_tile);
+    if (num_rows <= 0x7fffffff / parts) {
+      /* a flag and a partial per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts, align = alignof(uint3) > 16 ? alignof(uint3) : 16;
+      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
+      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+      vectors_rgbsum_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+          d_in, vectors::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
+          (uint3 *)partials, (unsigned long long *)flags, next_tag());
+      return cudaGetLastError();
+    }
+  }
   vectors::detail::row_tiles tiles;
   if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &tiles)) {
     static unsigned long long tiles_cache[5][64];
@@ -452,26 +474,6 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
     return vectors_rgbsum_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
   size_t align = alignof(uint3) > 16 ? alignof(uint3) : 16;
   char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  /* rows too long for the tiles: a group of blocks per row */
-  if (row_length * 3 > vectors::detail::long_row_tiles_max_bytes) {
-    static unsigned long long groups_cache[64];
-    err = launch_config((const void *)vectors_rgbsum_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
-    const size_t vector_tile = (size_t)c.block * vectors::detail::groups_per_lane(c.items, 48) * 16;
-    const size_t element_tile = (size_t)c.block * vectors::detail::element_groups_per_lane(c.items, 3);
-    const size_t parts = vectors::detail::row_group_parts(row_length, row_length * 3, sizeof(uint3), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      const size_t slots = num_rows * parts;
-      char *partials = base + (slots * sizeof(unsigned long long) + align - 1) / align * align;
-      vectors_rgbsum_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, vectors::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (uint3 *)partials, (unsigned long long *)base, next_tag());
-      return cudaGetLastError();
-    }
-  }
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > vectors::detail::segment_warp_max(3);

@@ -106,10 +106,12 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // and 4000: long enough for several chains per lane with 4-byte elements), and
   // many rows (200000 x 1, 131072 x 16, 49152 x 128: a tile of 4 to 8 rows
   // each, more tiles than the grid has warps); rows of 16 to 64 KiB take
-  // them too where there are as many as half the grid's warps (2200 x
-  // 4100: a last chunk of one group for 4-byte elements; 70 x 8200 and
-  // 1000 x 4100 are too few and take the split path); d_buf + 1 and the
-  // other lengths of up to 64 KiB take the split path. Longer rows take a
+  // them too, for accumulators of more than 8 bytes, where there are as
+  // many as half the grid's warps (2200 x 4100: a last chunk of one group
+  // for 4-byte elements; 70 x 8200 and 1000 x 4100 are too few and take the
+  // split path), and a block each (the row groups) for accumulators of up
+  // to 8 bytes, at d_buf + 1 too; d_buf + 1 and the other lengths of up to
+  // 64 KiB take the split path. Longer rows take a
   // group of blocks each: 16 x 50000, 120 x 70000 and 5 x 100003 (an odd
   // length: every row has its own head and tail at d_buf + 1) give one to
   // a few blocks a row by element size, 3 x (2^21 + 5) up to 256; a single
@@ -236,9 +238,9 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
     CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
   }
 
-  // rows from a captured graph, replayed (the split path for 70 x 8200, a
-  // group of blocks a row for 5 x 100003: a replay reuses the tag it was
-  // captured with)
+  // rows from a captured graph, replayed (70 x 8200: the split path, or a
+  // block a row for accumulators of up to 8 bytes; 5 x 100003: a group of
+  // blocks a row; a replay reuses the tag it was captured with)
   for (const size_t length : {(size_t)8200, (size_t)100003}) {
     const size_t rows = length == 8200 ? 70 : 5;
     std::vector<size_t> begin(rows), len(rows, length);
