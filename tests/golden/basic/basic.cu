@@ -92,10 +92,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -148,12 +161,9 @@ static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *
   if (needed > 0)
     grid = (unsigned int)(basic::detail::total_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -218,12 +228,9 @@ static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out,
   if (needed > 0)
     grid = (unsigned int)(basic::detail::fmax_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(float) > 16 ? alignof(float) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (float *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -288,12 +295,9 @@ static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_r
   if (needed > 0)
     grid = (unsigned int)(basic::detail::best_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(basic_best_result) > 16 ? alignof(basic_best_result) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (basic_best_result *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<basic_best_result> t = temp_slots_in<basic_best_result>(d_temp);
+  basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -358,12 +362,9 @@ static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out,
   if (needed > 0)
     grid = (unsigned int)(basic::detail::mask_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(IntLL) > 16 ? alignof(IntLL) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (IntLL *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<IntLL> t = temp_slots_in<IntLL>(d_temp);
+  basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -428,12 +429,9 @@ static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out,
   if (needed > 0)
     grid = (unsigned int)(basic::detail::lo_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Short3) > 16 ? alignof(Short3) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Short3 *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Short3> t = temp_slots_in<Short3>(d_temp);
+  basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -91,10 +91,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -147,12 +160,9 @@ static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d
   if (needed > 0)
     grid = (unsigned int)(cxx::detail::tracked_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Tracked) > 16 ? alignof(Tracked) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  cxx_tracked_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Tracked *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Tracked> t = temp_slots_in<Tracked>(d_temp);
+  cxx_tracked_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -217,12 +227,9 @@ static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, 
   if (needed > 0)
     grid = (unsigned int)(cxx::detail::range_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(PairF) > 16 ? alignof(PairF) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  cxx_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (PairF *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<PairF> t = temp_slots_in<PairF>(d_temp);
+  cxx_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -287,12 +294,9 @@ static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, v
   if (needed > 0)
     grid = (unsigned int)(cxx::detail::lmax_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(PairL) > 16 ? alignof(PairL) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  cxx_lmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (PairL *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<PairL> t = temp_slots_in<PairL>(d_temp);
+  cxx_lmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -378,13 +382,12 @@ extern "C" cudaError_t cxx_lmax_segmented(const PairL *d_in, const long long *d_
   cudaError_t err = launch_config((const void *)cxx_lmax_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(PairL) > 16 ? alignof(PairL) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<PairL> t = temp_slots_in<PairL>(d_temp);
   cxx_lmax_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, cxx::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out,
-      (PairL *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      d_in, cxx::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -396,12 +399,12 @@ extern "C" size_t cxx_lmax_rows_temp_bytes(size_t num_rows, size_t row_length) {
   if (num_rows == 1 || row_length > SIZE_MAX / 16 ||
       row_length * 16 <= cxx::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = cxx::detail::row_group_most_parts(row_length * 16);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(PairL);
-  const size_t align = alignof(PairL) > 16 ? alignof(PairL) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > cxx::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(PairL), alignof(PairL), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -424,19 +427,16 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)cxx_lmax_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * cxx::detail::groups_per_lane(c.items, 16) * 1;
-    const size_t element_tile = (size_t)c.block * cxx::detail::element_groups_per_lane(c.items, 16);
-    const size_t parts = cxx::detail::row_group_parts(row_length, row_length * 16, sizeof(PairL), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(PairL) > 16 ? alignof(PairL) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = cxx::detail::row_group_parts(
+        row_length, row_length * 16, sizeof(PairL), num_rows, (size_t)c.grid,
+        cxx::detail::block_tile_elements(c.block, c.items, 16, 1, 16));
+    if (num_rows <= cxx::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<PairL> t = parts > 1 ? temp_slots_in<PairL>(d_temp, slots) : temp_slots<PairL>{};
       cxx_lmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, cxx::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (PairL *)partials, (unsigned long long *)flags, next_tag());
+          d_in, cxx::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -472,8 +472,6 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return cxx_lmax_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(PairL) > 16 ? alignof(PairL) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > cxx::detail::segment_warp_max(16);
@@ -485,9 +483,9 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
     return err;
   const size_t blocks = cxx::detail::ceil_div(num_rows * row_length, cxx::detail::segment_chunk_min(16));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      d_in, cxx::detail::row_offsets{row_length, num_rows}, d_out,
-      (PairL *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<PairL> t = temp_slots_in<PairL>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(d_in, cxx::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 

@@ -91,10 +91,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -147,12 +160,9 @@ static cudaError_t userhdr_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_o
   if (needed > 0)
     grid = (unsigned int)(userhdr::detail::maxsub_op::commutative ? userhdr::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  userhdr_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (MaxSub *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
+  userhdr_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -217,12 +227,9 @@ static cudaError_t userhdr_variance_enqueue(const float *d_in, size_t n, Welford
   if (needed > 0)
     grid = (unsigned int)(userhdr::detail::variance_op::commutative ? userhdr::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  userhdr_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Welford *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  userhdr_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -91,10 +91,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -147,12 +160,9 @@ static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, si
   if (needed > 0)
     grid = (unsigned int)(multi::detail::sdot_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(float) > 16 ? alignof(float) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  multi_sdot_kernel<<<grid, c.block, 0, stream>>>(multi::detail::sdot_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (float *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  multi_sdot_kernel<<<grid, c.block, 0, stream>>>(multi::detail::sdot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -217,12 +227,9 @@ static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, si
   if (needed > 0)
     grid = (unsigned int)(multi::detail::wide_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(double) > 16 ? alignof(double) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  multi_wide_kernel<<<grid, c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (double *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<double> t = temp_slots_in<double>(d_temp);
+  multi_wide_kernel<<<grid, c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -308,13 +315,12 @@ extern "C" cudaError_t multi_wide_segmented(const float *d_in0, const float *d_i
   cudaError_t err = launch_config((const void *)multi_wide_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(double) > 16 ? alignof(double) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<double> t = temp_slots_in<double>(d_temp);
   multi_wide_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::csr_offsets<int>{d_offsets, num_segments}, d_out,
-      (double *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -326,12 +332,12 @@ extern "C" size_t multi_wide_rows_temp_bytes(size_t num_rows, size_t row_length)
   if (num_rows == 1 || row_length > SIZE_MAX / multi::detail::wide_op::element_bytes ||
       row_length * multi::detail::wide_op::element_bytes <= multi::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = multi::detail::row_group_most_parts(row_length * multi::detail::wide_op::element_bytes);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(double);
-  const size_t align = alignof(double) > 16 ? alignof(double) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > multi::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(double), alignof(double), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -354,19 +360,16 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     err = launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * multi::detail::groups_per_lane(c.items, 32) * 4;
-    const size_t element_tile = (size_t)c.block * multi::detail::element_groups_per_lane(c.items, multi::detail::wide_op::element_bytes);
-    const size_t parts = multi::detail::row_group_parts(row_length, row_length * multi::detail::wide_op::element_bytes, sizeof(double), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(double) > 16 ? alignof(double) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = multi::detail::row_group_parts(
+        row_length, row_length * multi::detail::wide_op::element_bytes, sizeof(double), num_rows, (size_t)c.grid,
+        multi::detail::block_tile_elements(c.block, c.items, 32, 4, multi::detail::wide_op::element_bytes));
+    if (num_rows <= multi::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<double> t = parts > 1 ? temp_slots_in<double>(d_temp, slots) : temp_slots<double>{};
       multi_wide_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (double *)partials, (unsigned long long *)flags, next_tag());
+          multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -402,8 +405,6 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return multi_wide_enqueue(d_in0, d_in1, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(double) > 16 ? alignof(double) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > multi::detail::segment_warp_max(multi::detail::wide_op::element_bytes);
@@ -415,9 +416,9 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::wide_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
-      (double *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<double> t = temp_slots_in<double>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 
@@ -491,12 +492,9 @@ static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, co
   if (needed > 0)
     grid = (unsigned int)(multi::detail::masked_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Masked) > 16 ? alignof(Masked) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  multi_masked_kernel<<<grid, c.block, 0, stream>>>(multi::detail::masked_op::source{d_in0, d_in1, d_in2}, n, head, vector, d_out,
-                                                  (Masked *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Masked> t = temp_slots_in<Masked>(d_temp);
+  multi_masked_kernel<<<grid, c.block, 0, stream>>>(multi::detail::masked_op::source{d_in0, d_in1, d_in2}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -561,12 +559,9 @@ static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_
   if (needed > 0)
     grid = (unsigned int)(multi::detail::pairs_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  multi_pairs_kernel<<<grid, c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (PairHash *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<PairHash> t = temp_slots_in<PairHash>(d_temp);
+  multi_pairs_kernel<<<grid, c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -652,13 +647,12 @@ extern "C" cudaError_t multi_pairs_segmented(const int *d_in0, const int *d_in1,
   cudaError_t err = launch_config((const void *)multi_pairs_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<PairHash> t = temp_slots_in<PairHash>(d_temp);
   multi_pairs_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out,
-      (PairHash *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -670,12 +664,12 @@ extern "C" size_t multi_pairs_rows_temp_bytes(size_t num_rows, size_t row_length
   if (num_rows == 1 || row_length > SIZE_MAX / multi::detail::pairs_op::element_bytes ||
       row_length * multi::detail::pairs_op::element_bytes <= multi::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = multi::detail::row_group_most_parts(row_length * multi::detail::pairs_op::element_bytes);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(PairHash);
-  const size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > multi::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(PairHash), alignof(PairHash), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -698,19 +692,16 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     err = launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * multi::detail::groups_per_lane(c.items, 32) * 4;
-    const size_t element_tile = (size_t)c.block * multi::detail::element_groups_per_lane(c.items, multi::detail::pairs_op::element_bytes);
-    const size_t parts = multi::detail::row_group_parts(row_length, row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = multi::detail::row_group_parts(
+        row_length, row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), num_rows, (size_t)c.grid,
+        multi::detail::block_tile_elements(c.block, c.items, 32, 4, multi::detail::pairs_op::element_bytes));
+    if (num_rows <= multi::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<PairHash> t = parts > 1 ? temp_slots_in<PairHash>(d_temp, slots) : temp_slots<PairHash>{};
       multi_pairs_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (PairHash *)partials, (unsigned long long *)flags, next_tag());
+          multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -746,8 +737,6 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return multi_pairs_enqueue(d_in0, d_in1, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(PairHash) > 16 ? alignof(PairHash) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > multi::detail::segment_warp_max(multi::detail::pairs_op::element_bytes);
@@ -759,9 +748,9 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::pairs_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
-      (PairHash *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<PairHash> t = temp_slots_in<PairHash>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 

@@ -91,10 +91,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -300,12 +313,9 @@ static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_ou
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::total_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  xgpu_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -413,12 +423,9 @@ static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_resu
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::best_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(xgpu_best_result) > 16 ? alignof(xgpu_best_result) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (xgpu_best_result *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<xgpu_best_result> t = temp_slots_in<xgpu_best_result>(d_temp);
+  xgpu_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -607,12 +614,9 @@ static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::range_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
+  xgpu_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -792,12 +796,9 @@ static cudaError_t xgpu_clamped_enqueue(const float *d_in, size_t n, const MinMa
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::clamped_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(MinMax) > 16 ? alignof(MinMax) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_clamped_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::clamped_op::source{d_in, *params}, n, head, vector, d_out,
-                                                  (MinMax *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
+  xgpu_clamped_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::clamped_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -977,12 +978,9 @@ static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::last_span_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Window) > 16 ? alignof(Window) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Window *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Window> t = temp_slots_in<Window>(d_temp);
+  xgpu_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1170,12 +1168,9 @@ static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t 
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::idot_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_idot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::idot_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  xgpu_idot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::idot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1283,12 +1278,9 @@ static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, siz
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::fdot_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(double) > 16 ? alignof(double) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_fdot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::fdot_op::source{d_in0, d_in1}, n, head, vector, d_out,
-                                                  (double *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<double> t = temp_slots_in<double>(d_temp);
+  xgpu_fdot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::fdot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1476,12 +1468,9 @@ static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, voi
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::local_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(int) > 16 ? alignof(int) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  xgpu_local_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (int *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  xgpu_local_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -91,10 +91,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -147,12 +160,9 @@ static cudaError_t params_scaled_enqueue(const float *d_in, size_t n, const Scal
   if (needed > 0)
     grid = (unsigned int)(params::detail::scaled_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(float) > 16 ? alignof(float) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  params_scaled_kernel<<<grid, c.block, 0, stream>>>(params::detail::scaled_op::source{d_in, *params}, n, head, vector, d_out,
-                                                  (float *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  params_scaled_kernel<<<grid, c.block, 0, stream>>>(params::detail::scaled_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -217,12 +227,9 @@ static cudaError_t params_lastmax_enqueue(const float *d_in, size_t n, Pick *d_o
   if (needed > 0)
     grid = (unsigned int)(params::detail::lastmax_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  params_lastmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Pick *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  params_lastmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -308,13 +315,12 @@ extern "C" cudaError_t params_lastmax_segmented(const float *d_in, const long lo
   cudaError_t err = launch_config((const void *)params_lastmax_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
   params_lastmax_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, params::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out,
-      (Pick *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      d_in, params::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -326,12 +332,12 @@ extern "C" size_t params_lastmax_rows_temp_bytes(size_t num_rows, size_t row_len
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= params::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = params::detail::row_group_most_parts(row_length * 4);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(Pick);
-  const size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > params::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -354,19 +360,16 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     err = launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * params::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * params::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = params::detail::row_group_parts(row_length, row_length * 4, sizeof(Pick), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = params::detail::row_group_parts(
+        row_length, row_length * 4, sizeof(Pick), num_rows, (size_t)c.grid,
+        params::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
+    if (num_rows <= params::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<Pick> t = parts > 1 ? temp_slots_in<Pick>(d_temp, slots) : temp_slots<Pick>{};
       params_lastmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Pick *)partials, (unsigned long long *)flags, next_tag());
+          d_in, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -402,8 +405,6 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return params_lastmax_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > params::detail::segment_warp_max(4);
@@ -415,9 +416,9 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      d_in, params::detail::row_offsets{row_length, num_rows}, d_out,
-      (Pick *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(d_in, params::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 
@@ -491,12 +492,9 @@ static cudaError_t params_lastabove_enqueue(const float *d_in0, const float *d_i
   if (needed > 0)
     grid = (unsigned int)(params::detail::lastabove_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  params_lastabove_kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, n, head, vector, d_out,
-                                                  (Pick *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  params_lastabove_kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -582,13 +580,12 @@ extern "C" cudaError_t params_lastabove_segmented(const float *d_in0, const floa
   cudaError_t err = launch_config((const void *)params_lastabove_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
   params_lastabove_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::csr_offsets<int>{d_offsets, num_segments}, d_out,
-      (Pick *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -600,12 +597,12 @@ extern "C" size_t params_lastabove_rows_temp_bytes(size_t num_rows, size_t row_l
   if (num_rows == 1 || row_length > SIZE_MAX / params::detail::lastabove_op::element_bytes ||
       row_length * params::detail::lastabove_op::element_bytes <= params::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = params::detail::row_group_most_parts(row_length * params::detail::lastabove_op::element_bytes);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(Pick);
-  const size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > params::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -628,19 +625,16 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     err = launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * params::detail::groups_per_lane(c.items, 32) * 4;
-    const size_t element_tile = (size_t)c.block * params::detail::element_groups_per_lane(c.items, params::detail::lastabove_op::element_bytes);
-    const size_t parts = params::detail::row_group_parts(row_length, row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = params::detail::row_group_parts(
+        row_length, row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), num_rows, (size_t)c.grid,
+        params::detail::block_tile_elements(c.block, c.items, 32, 4, params::detail::lastabove_op::element_bytes));
+    if (num_rows <= params::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<Pick> t = parts > 1 ? temp_slots_in<Pick>(d_temp, slots) : temp_slots<Pick>{};
       params_lastabove_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Pick *)partials, (unsigned long long *)flags, next_tag());
+          params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -676,8 +670,6 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return params_lastabove_enqueue(d_in0, d_in1, row_length, params, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(Pick) > 16 ? alignof(Pick) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > params::detail::segment_warp_max(params::detail::lastabove_op::element_bytes);
@@ -689,9 +681,9 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(params::detail::lastabove_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_offsets{row_length, num_rows}, d_out,
-      (Pick *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 

@@ -91,10 +91,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -147,12 +160,9 @@ static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, v
   if (needed > 0)
     grid = (unsigned int)(plain::detail::count_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(int) > 16 ? alignof(int) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (int *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -217,12 +227,9 @@ static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out
   if (needed > 0)
     grid = (unsigned int)(plain::detail::hsum_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(float) > 16 ? alignof(float) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (float *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -287,12 +294,9 @@ static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *
   if (needed > 0)
     grid = (unsigned int)(plain::detail::bits_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(uint64_t) > 16 ? alignof(uint64_t) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (uint64_t *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<uint64_t> t = temp_slots_in<uint64_t>(d_temp);
+  plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

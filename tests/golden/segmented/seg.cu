@@ -91,10 +91,23 @@ unsigned long long next_tag() {
   return x ? x : 1;
 }
 
-/* [alignment slack][max_grid flags][max_grid partials], whatever n is. */
-size_t temp_bytes_for(size_t acc_size, size_t acc_align) {
-  size_t a = acc_align > 16 ? acc_align : 16;
-  return a + max_grid * sizeof(unsigned long long) + max_grid * acc_size;
+/* d_temp holds [alignment slack][a flag per slot][slack][a partial per
+ * slot]: the flat and segmented kernels take max_grid slots whatever n is,
+ * the row groups one per block. */
+size_t temp_bytes_for(size_t acc_size, size_t acc_align, size_t slots = max_grid) {
+  const size_t a = acc_align > 16 ? acc_align : 16;
+  return a + (slots * sizeof(unsigned long long) + a - 1) / a * a + slots * acc_size;
+}
+
+/* Where the flags and partials of `slots` slots lie in d_temp. */
+template <class A> struct temp_slots {
+  unsigned long long *flags;
+  A *partials;
+};
+template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_grid) {
+  const size_t a = alignof(A) > 16 ? alignof(A) : 16;
+  char *base = (char *)(((uintptr_t)d_temp + a - 1) / a * a);
+  return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
 } // namespace
@@ -147,12 +160,9 @@ static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_
   if (needed > 0)
     grid = (unsigned int)(seg::detail::total_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  seg_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (long long *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  seg_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -238,13 +248,12 @@ extern "C" cudaError_t seg_total_segmented(const int8_t *d_in, const long long *
   cudaError_t err = launch_config((const void *)seg_total_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
   seg_total_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out,
-      (long long *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -256,12 +265,12 @@ extern "C" size_t seg_total_rows_temp_bytes(size_t num_rows, size_t row_length) 
   if (num_rows == 1 || row_length > SIZE_MAX / 1 ||
       row_length * 1 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = seg::detail::row_group_most_parts(row_length * 1);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(long long);
-  const size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > seg::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(long long), alignof(long long), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -284,19 +293,16 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     err = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 16;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 1);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 1, sizeof(long long), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(long long) > 16 ? alignof(long long) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = seg::detail::row_group_parts(
+        row_length, row_length * 1, sizeof(long long), num_rows, (size_t)c.grid,
+        seg::detail::block_tile_elements(c.block, c.items, 16, 16, 1));
+    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<long long> t = parts > 1 ? temp_slots_in<long long>(d_temp, slots) : temp_slots<long long>{};
       seg_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (long long *)partials, (unsigned long long *)flags, next_tag());
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -332,8 +338,6 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return seg_total_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(long long) > 16 ? alignof(long long) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(1);
@@ -345,9 +349,9 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(1));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-      (long long *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 
@@ -421,12 +425,9 @@ static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result
   if (needed > 0)
     grid = (unsigned int)(seg::detail::best_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  seg_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (seg_best_result *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<seg_best_result> t = temp_slots_in<seg_best_result>(d_temp);
+  seg_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -512,13 +513,12 @@ extern "C" cudaError_t seg_best_segmented(const float *d_in, const int *d_offset
   cudaError_t err = launch_config((const void *)seg_best_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<seg_best_result> t = temp_slots_in<seg_best_result>(d_temp);
   seg_best_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, seg::detail::csr_offsets<int>{d_offsets, num_segments}, d_out,
-      (seg_best_result *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      d_in, seg::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -530,12 +530,12 @@ extern "C" size_t seg_best_rows_temp_bytes(size_t num_rows, size_t row_length) {
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(seg_best_result);
-  const size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > seg::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -558,19 +558,16 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(seg_best_result), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = seg::detail::row_group_parts(
+        row_length, row_length * 4, sizeof(seg_best_result), num_rows, (size_t)c.grid,
+        seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
+    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<seg_best_result> t = parts > 1 ? temp_slots_in<seg_best_result>(d_temp, slots) : temp_slots<seg_best_result>{};
       seg_best_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (seg_best_result *)partials, (unsigned long long *)flags, next_tag());
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -606,8 +603,6 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return seg_best_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(seg_best_result) > 16 ? alignof(seg_best_result) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -619,9 +614,9 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-      (seg_best_result *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<seg_best_result> t = temp_slots_in<seg_best_result>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 
@@ -695,12 +690,9 @@ static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out,
   if (needed > 0)
     grid = (unsigned int)(seg::detail::lo_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  seg_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Welford *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  seg_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -786,13 +778,12 @@ extern "C" cudaError_t seg_lo_segmented(const Welford *d_in, const long long *d_
   cudaError_t err = launch_config((const void *)seg_lo_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
   seg_lo_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out,
-      (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -804,12 +795,12 @@ extern "C" size_t seg_lo_rows_temp_bytes(size_t num_rows, size_t row_length) {
   if (num_rows == 1 || row_length > SIZE_MAX / 12 ||
       row_length * 12 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = seg::detail::row_group_most_parts(row_length * 12);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(Welford);
-  const size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > seg::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -832,19 +823,16 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 48) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 12);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 12, sizeof(Welford), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = seg::detail::row_group_parts(
+        row_length, row_length * 12, sizeof(Welford), num_rows, (size_t)c.grid,
+        seg::detail::block_tile_elements(c.block, c.items, 48, 4, 12));
+    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
       seg_lo_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Welford *)partials, (unsigned long long *)flags, next_tag());
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -880,8 +868,6 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return seg_lo_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(12);
@@ -893,9 +879,9 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(12));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-      (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 
@@ -969,12 +955,9 @@ static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void 
   if (needed > 0)
     grid = (unsigned int)(seg::detail::flat_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(int) > 16 ? alignof(int) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  seg_flat_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (int *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  seg_flat_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1039,12 +1022,9 @@ static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, 
   if (needed > 0)
     grid = (unsigned int)(seg::detail::maxsub_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  seg_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (MaxSub *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
+  seg_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1130,13 +1110,12 @@ extern "C" cudaError_t seg_maxsub_segmented(const int *d_in, const int *d_offset
   cudaError_t err = launch_config((const void *)seg_maxsub_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
   seg_maxsub_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, seg::detail::csr_offsets<int>{d_offsets, num_segments}, d_out,
-      (MaxSub *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      d_in, seg::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -1148,12 +1127,12 @@ extern "C" size_t seg_maxsub_rows_temp_bytes(size_t num_rows, size_t row_length)
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(MaxSub);
-  const size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > seg::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(MaxSub), alignof(MaxSub), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -1176,19 +1155,16 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     err = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(MaxSub), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = seg::detail::row_group_parts(
+        row_length, row_length * 4, sizeof(MaxSub), num_rows, (size_t)c.grid,
+        seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
+    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<MaxSub> t = parts > 1 ? temp_slots_in<MaxSub>(d_temp, slots) : temp_slots<MaxSub>{};
       seg_maxsub_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (MaxSub *)partials, (unsigned long long *)flags, next_tag());
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -1224,8 +1200,6 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return seg_maxsub_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(MaxSub) > 16 ? alignof(MaxSub) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -1237,9 +1211,9 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-      (MaxSub *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 
@@ -1313,12 +1287,9 @@ static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_
   if (needed > 0)
     grid = (unsigned int)(seg::detail::variance_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
-  unsigned long long *flags = (unsigned long long *)base;
-  seg_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out,
-                                                  (Welford *)(base + max_grid * sizeof(unsigned long long)), flags,
-                                                  flags + max_grid - 1, next_tag());
+  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  seg_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+                                                  t.flags + max_grid - 1, next_tag());
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1404,13 +1375,12 @@ extern "C" cudaError_t seg_variance_segmented(const float *d_in, const long long
   cudaError_t err = launch_config((const void *)seg_variance_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
+  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
   seg_variance_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out,
-      (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+      d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      next_tag());
   return cudaGetLastError();
 }
 
@@ -1422,12 +1392,12 @@ extern "C" size_t seg_variance_rows_temp_bytes(size_t num_rows, size_t row_lengt
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
-  /* a flag and a partial per block of every row's group, at most */
+  /* a slot per block of every row's group, at most; past a grid's worth
+   * of blocks the split kernel takes them, with the flat amount */
   const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
-  const size_t slots = num_rows > SIZE_MAX / parts ? SIZE_MAX : num_rows * parts;
-  const size_t each = sizeof(unsigned long long) + sizeof(Welford);
-  const size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  const size_t groups = slots > (SIZE_MAX - 2 * align) / each ? SIZE_MAX : 2 * align + slots * each;
+  if (num_rows > seg::detail::row_groups_max_blocks / parts)
+    return flat;
+  const size_t groups = temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -1450,19 +1420,16 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     err = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
-    const size_t vector_tile = (size_t)c.block * seg::detail::groups_per_lane(c.items, 16) * 4;
-    const size_t element_tile = (size_t)c.block * seg::detail::element_groups_per_lane(c.items, 4);
-    const size_t parts = seg::detail::row_group_parts(row_length, row_length * 4, sizeof(Welford), num_rows,
-                                                       (size_t)c.grid,
-                                                       vector_tile > element_tile ? vector_tile : element_tile);
-    if (num_rows <= 0x7fffffff / parts) {
-      /* a flag and a partial per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts, align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-      char *flags = parts > 1 ? (char *)(((uintptr_t)d_temp + align - 1) / align * align) : nullptr;
-      char *partials = parts > 1 ? flags + (slots * sizeof(unsigned long long) + align - 1) / align * align : nullptr;
+    const size_t parts = seg::detail::row_group_parts(
+        row_length, row_length * 4, sizeof(Welford), num_rows, (size_t)c.grid,
+        seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
+    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
+      /* a slot per block where a row has several (no scratch for one) */
+      const size_t slots = num_rows * parts;
+      const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
       seg_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out,
-          (Welford *)partials, (unsigned long long *)flags, next_tag());
+          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+          t.flags, next_tag());
       return cudaGetLastError();
     }
   }
@@ -1498,8 +1465,6 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
   if (num_rows == 1 && needed)
     return seg_variance_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  size_t align = alignof(Welford) > 16 ? alignof(Welford) : 16;
-  char *base = (char *)(((uintptr_t)d_temp + align - 1) / align * align);
   /* rows that only the block path reduces take the kernel made for them */
   static unsigned long long split_cache[64];
   const bool split = row_length > seg::detail::segment_warp_max(4);
@@ -1511,9 +1476,9 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  kernel<<<grid, c.block, 0, stream>>>(
-      d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-      (Welford *)(base + max_grid * sizeof(unsigned long long)), (unsigned long long *)base, next_tag());
+  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
+                                       t.partials, t.flags, next_tag());
   return cudaGetLastError();
 }
 

@@ -1996,6 +1996,8 @@ struct row_groups {
  * times as fast, max-subarray 1.1 to 1.3). A row gets at most 1024 blocks;
  * the last merges that many partials. */
 constexpr size_t row_group_min_bytes = 65536;
+/* The most blocks a row-group launch has (a grid's x limit). */
+constexpr size_t row_groups_max_blocks = 0x7fffffff;
 constexpr size_t row_group_max_parts = 1024;
 __host__ __device__ constexpr size_t row_group_bytes(size_t acc_bytes) { return acc_bytes <= 8 ? 65536 : 262144; }
 /* The most blocks a row of `row_bytes` gets (the scratch holds a flag and
@@ -2005,6 +2007,18 @@ __host__ __device__ constexpr size_t row_group_most_parts(size_t row_bytes) {
          : row_bytes / row_group_min_bytes < row_group_max_parts ? row_bytes / row_group_min_bytes
                                                                   : row_group_max_parts;
 }
+/* Elements in a block-wide tile of a kernel of `block` threads and
+ * `items` per thread, for the vector path (groups of `group_bytes` bytes
+ * holding `per_group` elements, none when 0) or the element path (`size`
+ * bytes), whichever is more. */
+__host__ __device__ constexpr size_t block_tile_elements(int block, int items, int group_bytes, int per_group,
+                                                         size_t size) {
+  return (size_t)block * (size_t)groups_per_lane(items, group_bytes) * (size_t)per_group >
+                 (size_t)block * (size_t)element_groups_per_lane(items, (int)size)
+             ? (size_t)block * (size_t)groups_per_lane(items, group_bytes) * (size_t)per_group
+             : (size_t)block * (size_t)element_groups_per_lane(items, (int)size);
+}
+
 /* Blocks per row for `count` rows of `length` elements and `row_bytes`
  * bytes, a `acc_bytes` accumulator, a kernel whose filling grid has `grid`
  * blocks and whose block-wide tile holds `tile_elements` elements: every
