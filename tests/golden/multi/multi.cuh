@@ -1438,7 +1438,17 @@ namespace detail {
 /* Segment s is in[at(s), at(s + 1)); first_from<BLOCK>(pos) is the first s
  * in [0, count] with at(s) >= pos (the offsets do not decrease; every
  * thread of the block calls it). CSR offsets are read from memory; rows of
- * one length are computed. */
+ * one length are computed.
+ * Where the launch's work reaches d, the work being the elements plus
+ * `slope` units per segment (counted at its first element): the least
+ * position e with work(e) >= d, where work(e) = (e - base) + slope *
+ * (segments beginning at or before e), is share_at(base, d, slope, at(j), j,
+ * 0) for j = share_segment<BLOCK>(base, d, slope), the first segment that
+ * begins at or after e (the caller loads at(j) with the other offsets it
+ * needs); with snap > 0, a position up to snap elements before at(j) moves
+ * to at(j). Owners stay computable: at(s) is at or after share b's bound
+ * exactly when work(at(s)) >= b * share, snapped or not. Rows weigh only
+ * their elements and are not snapped. */
 template <class OFF> struct csr_offsets {
   const OFF *p;
   size_t count; /* segments; p holds count + 1 entries */
@@ -1446,11 +1456,13 @@ template <class OFF> struct csr_offsets {
   /* A search by the whole block: each round the threads probe BLOCK evenly
    * spaced offsets at once, so 2^28 segments take 4 rounds of one load
    * each instead of 28 dependent loads. */
-  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos) const {
+  static constexpr bool weighs_segments = true;
+  /* The first s in [0, count] with at(s) + slope * s >= pos. */
+  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos, size_t slope = 0) const {
     size_t lo = 0, hi = count; /* the answer is in [lo, hi] */
     while (lo < hi) {
       const size_t step = ceil_div(hi - lo, BLOCK), probe = lo + threadIdx.x * step;
-      const size_t below = (size_t)__syncthreads_count(probe < hi && at(probe) < pos);
+      const size_t below = (size_t)__syncthreads_count(probe < hi && at(probe) + slope * probe < pos);
       if (below == 0) {
         hi = lo;
       } else { /* the answer is past the last probe below pos, up to the next probe */
@@ -1461,16 +1473,34 @@ template <class OFF> struct csr_offsets {
     }
     return lo;
   }
+  /* With K(j) = at(j) - base + slope * (j + 1), the work up to and with
+   * segment j's first element: for the first j with K(j) >= d, e lies in
+   * (at(j - 1), at(j)], so j is also the first segment at or after e. */
+  template <int BLOCK> __device__ __forceinline__ size_t share_segment(size_t base, size_t d, size_t slope) const {
+    return first_from<BLOCK>(d > slope ? base + d - slope : base, slope);
+  }
+  __device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t slope, size_t at_j, size_t j,
+                                             size_t snap) const {
+    const size_t e = base + d - slope * j;
+    return e + snap >= at_j ? at_j : e;
+  }
   __device__ __forceinline__ size_t round_chunk(size_t chunk) const { return chunk; }
 };
 
 struct row_offsets {
   size_t length; /* elements per row */
   size_t count;  /* rows */
+  static constexpr bool weighs_segments = false;
   __device__ __forceinline__ size_t at(size_t s) const { return s * length; }
   template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos) const {
     const size_t s = length ? ceil_div(pos, length) : count;
     return s < count ? s : count;
+  }
+  template <int BLOCK> __device__ __forceinline__ size_t share_segment(size_t base, size_t d, size_t) const {
+    return first_from<BLOCK>(base + d);
+  }
+  __device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t, size_t, size_t, size_t) const {
+    return base + d;
   }
   /* whole rows per block where a row fits: no row crosses a block */
   __device__ __forceinline__ size_t round_chunk(size_t chunk) const {
@@ -1491,6 +1521,23 @@ __host__ __device__ constexpr size_t segment_group_max(size_t size) { return seg
 __host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int((int)(64 / size), 1, 8); }
+
+/* What a CSR segment costs beside its elements when the launch is shared
+ * out between blocks, in elements of `size` bytes: 64 bytes' worth (its
+ * offsets, its result, its turn in a pass). With shares even in elements
+ * alone, the blocks that held many short segments set the launch's time
+ * (H100, 2^28 elements: one segment of half of them among segments of 4
+ * elements 1.28 times as fast, power-law lengths 1.15; 32 and 128 bytes
+ * were tried). */
+__host__ __device__ constexpr size_t segment_cost(size_t size) { return size < 64 ? 64 / size : 1; }
+
+/* A CSR share's bound that falls up to this many elements before a segment
+ * begins moves to that segment: a crossing segment costs a published piece
+ * and a merge, a bound moved costs its block up to 1/16 of a share, capped
+ * at chunk_min elements where shares are large. */
+__host__ __device__ constexpr size_t segment_snap(size_t chunk, size_t size) {
+  return chunk / 16 < segment_chunk_min(size) ? chunk / 16 : segment_chunk_min(size);
+}
 
 /* A block's share of n elements of `size` bytes: an even share of the grid,
  * at least chunk_min. */
@@ -1760,8 +1807,9 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename inp
 }
 
 /* All segments in one launch. The elements [at(0), at(count)) are split into
- * equal chunks, one per block (whole rows for row_offsets where a row fits),
- * and block b owns the segments that begin in its chunk; it reduces them:
+ * chunks, one per block, even in work (the elements, and for CSR offsets a
+ * cost per segment; whole rows for row_offsets where a row fits), and block
+ * b owns the segments that begin in its chunk; it reduces them:
  * pieces of up to thread_max elements one per thread, up to warp_max one per
  * warp, longer ones with the whole block, each with the flat read plan. A
  * segment that runs past its owner's chunk is split: its owner and every
@@ -1786,25 +1834,35 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t count = offsets.count;
   const size_t base = offsets.at(0), stop = offsets.at(count);
   const size_t n = stop > base ? stop - base : 0;
-  const size_t chunk = offsets.round_chunk(segment_share(n, BYTES));
-  const size_t active = n ? ceil_div(n, chunk) : 1;
+  /* shares of the work: the elements, and for CSR a cost per segment */
+  constexpr size_t SLOPE = Offsets::weighs_segments ? segment_cost(BYTES) : 0;
+  const size_t work = n + SLOPE * count;
+  const size_t chunk = offsets.round_chunk(segment_share(work, BYTES));
+  const size_t active = work ? ceil_div(work, chunk) : 1;
   const size_t b = blockIdx.x;
   if (b >= active)
     return;
-  const size_t r0 = base + b * chunk, r1 = b + 1 == active ? base + n : r0 + chunk;
-  const size_t s_begin = b == 0 ? 0 : offsets.template first_from<BLOCK>(r0);
-  size_t s_end = b + 1 == active ? count : offsets.template first_from<BLOCK>(r1);
+  const bool last = b + 1 == active;
+  const size_t s_begin = b == 0 ? 0 : offsets.template share_segment<BLOCK>(base, b * chunk, SLOPE);
+  size_t s_end = last ? count : offsets.template share_segment<BLOCK>(base, (b + 1) * chunk, SLOPE);
+  /* the offsets that the bounds and the crossing segments need, loaded at
+   * once (s_begin > 0 past block 0: segment 0 begins before its bound) */
+  const size_t at_begin = offsets.at(s_begin), at_end = offsets.at(s_end);
+  const size_t before_begin = b > 0 ? offsets.at(s_begin - 1) : 0;
+  const size_t last_begin = s_end > s_begin ? offsets.at(s_end - 1) : 0;
+  const size_t snap = segment_snap(chunk, BYTES);
+  const size_t r0 = b == 0 ? base : offsets.share_at(base, b * chunk, SLOPE, at_begin, s_begin, snap);
+  const size_t r1 = last ? base + n : offsets.share_at(base, (b + 1) * chunk, SLOPE, at_end, s_end, snap);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   /* The last owned segment, when it runs past the chunk, is finished by the
    * last block it covers: publish this block's piece of it (partials[b]). */
   bool crossing_out = false;
   if (s_end > s_begin) {
-    const size_t out_begin = offsets.at(s_end - 1);
-    crossing_out = offsets.at(s_end) > r1;
+    crossing_out = at_end > r1;
     if (crossing_out) {
       s_end--;
-      A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, out_begin, r1, 0, scratch);
+      A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, last_begin, r1, 0, scratch);
       publish_partial(partials, flags, b, v, tag);
     }
   }
@@ -1815,11 +1873,13 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   size_t in_segment = 0, in_owner = 0;
   A in_piece = Op::identity();
   if (b > 0) {
-    const size_t crossing_end = offsets.at(s_begin);
+    const size_t crossing_end = at_begin;
     if (crossing_end > r0) {
       in_segment = s_begin - 1;
-      const size_t in_begin = offsets.at(in_segment);
-      in_owner = (in_begin - base) / chunk;
+      const size_t in_begin = before_begin;
+      /* the block whose share holds in_begin: segments 0 to in_segment
+       * begin at or before it, the later ones after it */
+      in_owner = (in_begin - base + SLOPE * (in_segment + 1)) / chunk;
       crossing_in_ends = crossing_end <= r1;
       in_piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
           in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);

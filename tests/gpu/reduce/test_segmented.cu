@@ -3,7 +3,7 @@
 // segment by segment, for every operator kind and both offset types.
 // Layouts: a mix of every length (empty, 1, thread-, warp- and block-sized,
 // and segments spread over many blocks), all empty, many tiny ones, a
-// single long one, num_segments = 0, inputs at d_in + 1 (every segment
+// single long one, heaps of empty ones between long ones, num_segments = 0, inputs at d_in + 1 (every segment
 // start unaligned), offsets past 2^40 (for long long offsets: d_in points
 // 2^40 elements before the data), and rows of many shapes. Garbage in temp
 // and out, two streams at once, repeats bitwise equal, bad arguments
@@ -70,10 +70,19 @@ static std::vector<size_t> layout(int which) {
   case 3: // one long segment
     len.push_back(small_run ? (1u << 18) + 3 : (1u << 22) + 3);
     break;
+  case 4: // heaps of empty segments between long ones: CSR shares count a
+          // cost per segment, so whole shares fall on one position, and a
+          // segment that begins there runs through many blocks
+    for (size_t x : {50000, 0, 70001, 1, 0, 3, 30000, 0})
+      if (x)
+        len.push_back(x);
+      else
+        len.insert(len.end(), 60000, 0);
+    break;
   }
   return len;
 }
-static const int layouts = 4;
+static const int layouts = 5;
 
 template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN, ACC, OFF> &c) {
   // the largest layout decides the buffer
