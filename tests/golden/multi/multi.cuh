@@ -1435,20 +1435,12 @@ namespace detail {
 
 /* ---- segmented reductions ---- */
 
-/* Segment s is in[at(s), at(s + 1)); first_from<BLOCK>(pos) is the first s
- * in [0, count] with at(s) >= pos (the offsets do not decrease; every
- * thread of the block calls it). CSR offsets are read from memory; rows of
- * one length are computed.
- * Where the launch's work reaches d, the work being the elements plus
- * `slope` units per segment (counted at its first element): the least
- * position e with work(e) >= d, where work(e) = (e - base) + slope *
- * (segments beginning at or before e), is share_at(base, d, slope, at(j), j,
- * 0) for j = share_segment<BLOCK>(base, d, slope), the first segment that
- * begins at or after e (the caller loads at(j) with the other offsets it
- * needs); with snap > 0, a position up to snap elements before at(j) moves
- * to at(j). Owners stay computable: at(s) is at or after share b's bound
- * exactly when work(at(s)) >= b * share, snapped or not. Rows weigh only
- * their elements and are not snapped. */
+/* Segment s is in[at(s), at(s + 1)); first_from<BLOCK>(pos, slope) is the
+ * first s in [0, count] with at(s) + slope * s >= pos (the offsets do not
+ * decrease; every thread of the block calls it). CSR offsets are read from
+ * memory; rows of one length are computed. weighs_segments: whether a
+ * segmented launch counts a cost per segment in its shares (share_segment
+ * below). */
 template <class OFF> struct csr_offsets {
   const OFF *p;
   size_t count; /* segments; p holds count + 1 entries */
@@ -1457,7 +1449,6 @@ template <class OFF> struct csr_offsets {
    * spaced offsets at once, so 2^28 segments take 4 rounds of one load
    * each instead of 28 dependent loads. */
   static constexpr bool weighs_segments = true;
-  /* The first s in [0, count] with at(s) + slope * s >= pos. */
   template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos, size_t slope = 0) const {
     size_t lo = 0, hi = count; /* the answer is in [lo, hi] */
     while (lo < hi) {
@@ -1473,17 +1464,6 @@ template <class OFF> struct csr_offsets {
     }
     return lo;
   }
-  /* With K(j) = at(j) - base + slope * (j + 1), the work up to and with
-   * segment j's first element: for the first j with K(j) >= d, e lies in
-   * (at(j - 1), at(j)], so j is also the first segment at or after e. */
-  template <int BLOCK> __device__ __forceinline__ size_t share_segment(size_t base, size_t d, size_t slope) const {
-    return first_from<BLOCK>(d > slope ? base + d - slope : base, slope);
-  }
-  __device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t slope, size_t at_j, size_t j,
-                                             size_t snap) const {
-    const size_t e = base + d - slope * j;
-    return e + snap >= at_j ? at_j : e;
-  }
   __device__ __forceinline__ size_t round_chunk(size_t chunk) const { return chunk; }
 };
 
@@ -1492,15 +1472,9 @@ struct row_offsets {
   size_t count;  /* rows */
   static constexpr bool weighs_segments = false;
   __device__ __forceinline__ size_t at(size_t s) const { return s * length; }
-  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos) const {
-    const size_t s = length ? ceil_div(pos, length) : count;
+  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos, size_t slope = 0) const {
+    const size_t s = length + slope ? ceil_div(pos, length + slope) : count;
     return s < count ? s : count;
-  }
-  template <int BLOCK> __device__ __forceinline__ size_t share_segment(size_t base, size_t d, size_t) const {
-    return first_from<BLOCK>(base + d);
-  }
-  __device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t, size_t, size_t, size_t) const {
-    return base + d;
   }
   /* whole rows per block where a row fits: no row crosses a block */
   __device__ __forceinline__ size_t round_chunk(size_t chunk) const {
@@ -1537,6 +1511,27 @@ __host__ __device__ constexpr size_t segment_cost(size_t size) { return size < 6
  * at chunk_min elements where shares are large. */
 __host__ __device__ constexpr size_t segment_snap(size_t chunk, size_t size) {
   return chunk / 16 < segment_chunk_min(size) ? chunk / 16 : segment_chunk_min(size);
+}
+
+/* Where a segmented launch's work reaches d, the work being the elements
+ * plus `slope` units per segment (counted at its first element): the least
+ * position e with work(e) >= d, where work(e) = (e - base) + slope *
+ * (segments beginning at or before e). With K(j) = at(j) - base + slope *
+ * (j + 1), the work up to and with segment j's first element, the first j
+ * with K(j) >= d is share_segment; e lies in (at(j - 1), at(j)], so j is
+ * also the first segment at or after e, and e is share_at(base, d, slope,
+ * at(j), j, 0) (the caller loads at(j) with the other offsets it needs).
+ * With snap > 0 a position up to snap elements before at(j) moves to at(j).
+ * Owners stay computable: at(s) is at or after share b's bound exactly when
+ * work(at(s)) >= b * share, moved or not. Rows take slope and snap 0: even
+ * element shares. */
+template <int BLOCK, class Offsets>
+__device__ __forceinline__ size_t share_segment(const Offsets &offsets, size_t base, size_t d, size_t slope) {
+  return offsets.template first_from<BLOCK>(d > slope ? base + d - slope : base, slope);
+}
+__device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t slope, size_t at_j, size_t j, size_t snap) {
+  const size_t e = base + d - slope * j;
+  return e + snap >= at_j ? at_j : e;
 }
 
 /* A block's share of n elements of `size` bytes: an even share of the grid,
@@ -1843,16 +1838,16 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   if (b >= active)
     return;
   const bool last = b + 1 == active;
-  const size_t s_begin = b == 0 ? 0 : offsets.template share_segment<BLOCK>(base, b * chunk, SLOPE);
-  size_t s_end = last ? count : offsets.template share_segment<BLOCK>(base, (b + 1) * chunk, SLOPE);
+  const size_t s_begin = b == 0 ? 0 : share_segment<BLOCK>(offsets, base, b * chunk, SLOPE);
+  size_t s_end = last ? count : share_segment<BLOCK>(offsets, base, (b + 1) * chunk, SLOPE);
   /* the offsets that the bounds and the crossing segments need, loaded at
    * once (s_begin > 0 past block 0: segment 0 begins before its bound) */
   const size_t at_begin = offsets.at(s_begin), at_end = offsets.at(s_end);
   const size_t before_begin = b > 0 ? offsets.at(s_begin - 1) : 0;
   const size_t last_begin = s_end > s_begin ? offsets.at(s_end - 1) : 0;
-  const size_t snap = segment_snap(chunk, BYTES);
-  const size_t r0 = b == 0 ? base : offsets.share_at(base, b * chunk, SLOPE, at_begin, s_begin, snap);
-  const size_t r1 = last ? base + n : offsets.share_at(base, (b + 1) * chunk, SLOPE, at_end, s_end, snap);
+  const size_t snap = Offsets::weighs_segments ? segment_snap(chunk, BYTES) : 0;
+  const size_t r0 = b == 0 ? base : share_at(base, b * chunk, SLOPE, at_begin, s_begin, snap);
+  const size_t r1 = last ? base + n : share_at(base, (b + 1) * chunk, SLOPE, at_end, s_end, snap);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   /* The last owned segment, when it runs past the chunk, is finished by the
@@ -1873,10 +1868,9 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   size_t in_segment = 0, in_owner = 0;
   A in_piece = Op::identity();
   if (b > 0) {
-    const size_t crossing_end = at_begin;
+    const size_t crossing_end = at_begin, in_begin = before_begin;
     if (crossing_end > r0) {
       in_segment = s_begin - 1;
-      const size_t in_begin = before_begin;
       /* the block whose share holds in_begin: segments 0 to in_segment
        * begin at or before it, the later ones after it */
       in_owner = (in_begin - base + SLOPE * (in_segment + 1)) / chunk;

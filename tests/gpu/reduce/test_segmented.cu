@@ -3,12 +3,13 @@
 // segment by segment, for every operator kind and both offset types.
 // Layouts: a mix of every length (empty, 1, thread-, warp- and block-sized,
 // and segments spread over many blocks), all empty, many tiny ones, a
-// single long one, heaps of empty ones between long ones, num_segments = 0, inputs at d_in + 1 (every segment
-// start unaligned), offsets past 2^40 (for long long offsets: d_in points
-// 2^40 elements before the data), and rows of many shapes. Garbage in temp
-// and out, two streams at once, repeats bitwise equal, bad arguments
-// refused with nothing launched. Without --small: one segment longer than
-// 2^31 (int8) and more than 2^31 rows (unsigned char bit_or, length 1).
+// single long one, heaps of empty ones between long ones, num_segments = 0,
+// inputs at d_in + 1 (every segment start unaligned), offsets past 2^40 (for
+// long long offsets: d_in points 2^40 elements before the data), and rows of
+// many shapes. Garbage in temp and out, two streams at once, repeats
+// bitwise equal, bad arguments refused with nothing launched. Without
+// --small: one segment longer than 2^31 (int8) and more than 2^31 rows
+// (unsigned char bit_or, length 1).
 #include <memory>
 #include <vector>
 #include "r_seg.cuh"
