@@ -1541,6 +1541,35 @@ __device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t slope, 
   return j < count && e + snap >= at_j ? at_j : e; /* never to the end: the last block would be left empty */
 }
 
+/* Index shares: with P parts, part p is the segments [p * count / P,
+ * (p + 1) * count / P). Where every part's work (elements plus slope per
+ * segment) is at most `limit`, block p can take part p whole: no search for
+ * its bounds, no segment split between blocks, no merge. Every block checks
+ * every part, so all of them decide alike. The bounds take one 64-bit
+ * division per thread, not two per part (64-bit divisions by every thread
+ * of every block cost the check 1 to 2 us on an H100). */
+struct index_shares {
+  static constexpr unsigned int parts_max = 65535; /* p * extra fits 32 bits */
+  size_t per;                                      /* count / parts */
+  unsigned int extra, parts;                       /* count % parts */
+  __device__ __forceinline__ index_shares(size_t count, unsigned int parts_) : parts(parts_) {
+    per = count >> 32 ? count / parts_ : (size_t)((unsigned int)count / parts_);
+    extra = (unsigned int)(count - per * parts_);
+  }
+  __device__ __forceinline__ size_t begin(unsigned int p) const { return p * per + p * extra / parts; }
+};
+template <int BLOCK, class Offsets>
+__device__ __forceinline__ bool index_shares_fit(const Offsets &offsets, const index_shares &shares, size_t slope,
+                                                 size_t limit) {
+  bool over = false;
+  for (unsigned int p = threadIdx.x; p < shares.parts; p += BLOCK) {
+    const size_t lo = shares.begin(p), hi = shares.begin(p + 1);
+    const size_t at_lo = offsets.at(lo), at_hi = offsets.at(hi);
+    over = over || (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (hi - lo) > limit;
+  }
+  return !__syncthreads_or(over);
+}
+
 /* A block's share of n elements of `size` bytes: an even share of the grid,
  * at least chunk_min. */
 __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
@@ -1827,7 +1856,9 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename inp
  * block where it ends merges them in block order before its own piece.
  * Blocks only wait for lower blocks, which the device dispatches first, so
  * no set of waiting blocks can hold every slot while the blocks they wait
- * for are not resident (two grids at once on two streams included). */
+ * for are not resident (two grids at once on two streams included).
+ * CSR segments even enough take index shares instead (index_shares): block
+ * b owns a run of consecutive segments whole, and nothing crosses blocks. */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Offsets>
 __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in, const Offsets offsets,
                                                 typename Op::acc_type *out, typename Op::acc_type *partials,
@@ -1847,18 +1878,39 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   constexpr size_t SLOPE = Offsets::weighs_segments ? segment_cost(BYTES) : 0;
   const size_t work = n + SLOPE * count;
   const size_t chunk = offsets.round_chunk(segment_share(work, BYTES));
-  const size_t active = work ? ceil_div(work, chunk) : 1;
   const size_t b = blockIdx.x;
-  if (b >= active)
-    return;
-  const bool last = b + 1 == active;
-  const size_t s_begin = b == 0 ? 0 : share_segment<BLOCK>(offsets, base, b * chunk, SLOPE);
-  size_t s_end = last ? count : share_segment<BLOCK>(offsets, base, (b + 1) * chunk, SLOPE);
+  /* CSR segments even enough that whole runs of them come within a block's
+   * slack of a share (chunk_min elements) take index shares: a block's time
+   * at 2^22 elements was a chain of dependent steps (the bounds' search,
+   * the pieces of crossing segments, their merge), most of which index
+   * shares do without. */
+  const unsigned int grid = gridDim.x < index_shares::parts_max ? gridDim.x : index_shares::parts_max;
+  const index_shares shares(count, count == 0 ? 1u : count < grid ? (unsigned int)count : grid);
+  const size_t limit = chunk + segment_chunk_min(BYTES);
+  /* no part can fit where the parts average more than the limit (one long
+   * segment, or a few): no check then */
+  const bool by_index = Offsets::weighs_segments && count > 0 && work <= shares.parts * limit &&
+                        index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit);
+  size_t s_begin, s_end;
+  bool last = true;
+  if (by_index) {
+    if (b >= shares.parts)
+      return;
+    s_begin = shares.begin((unsigned int)b);
+    s_end = shares.begin((unsigned int)b + 1);
+  } else {
+    const size_t active = work ? ceil_div(work, chunk) : 1;
+    if (b >= active)
+      return;
+    last = b + 1 == active;
+    s_begin = b == 0 ? 0 : share_segment<BLOCK>(offsets, base, b * chunk, SLOPE);
+    s_end = last ? count : share_segment<BLOCK>(offsets, base, (b + 1) * chunk, SLOPE);
+  }
   /* the offsets that the bounds and the crossing segments need, loaded at
    * once (s_begin > 0 past block 0: segment 0 begins before its bound) */
   const size_t at_begin = offsets.at(s_begin), at_end = offsets.at(s_end);
-  const size_t before_begin = b > 0 ? offsets.at(s_begin - 1) : 0;
-  const size_t last_begin = s_end > s_begin ? offsets.at(s_end - 1) : 0;
+  const size_t before_begin = b > 0 && !by_index ? offsets.at(s_begin - 1) : 0;
+  const size_t last_begin = s_end > s_begin && !by_index ? offsets.at(s_end - 1) : 0;
   const size_t snap = Offsets::weighs_segments ? segment_snap(chunk, BYTES) : 0;
   const size_t r0 = b == 0 ? base : share_at(base, b * chunk, SLOPE, at_begin, s_begin, snap, count);
   const size_t r1 = last ? base + n : share_at(base, (b + 1) * chunk, SLOPE, at_end, s_end, snap, count);
@@ -1867,7 +1919,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   /* The last owned segment, when it runs past the chunk, is finished by the
    * last block it covers: publish this block's piece of it (partials[b]). */
   bool crossing_out = false;
-  if (s_end > s_begin) {
+  if (s_end > s_begin && !by_index) {
     crossing_out = at_end > r1;
     if (crossing_out) {
       s_end--;
@@ -1881,7 +1933,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   bool crossing_in_ends = false;
   size_t in_segment = 0, in_owner = 0;
   A in_piece = Op::identity();
-  if (b > 0) {
+  if (b > 0 && !by_index) {
     const size_t crossing_end = at_begin, in_begin = before_begin;
     if (crossing_end > r0) {
       in_segment = s_begin - 1;
@@ -1894,6 +1946,36 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
         publish_partial(partials, flags, b, in_piece, tag);
     }
+  }
+  /* A block with index shares and no more segments than warps gives each
+   * warp one, whatever its length up to WARP_MAX, and the longer ones to the
+   * whole block: the thread and lane-group passes would each cost a round
+   * of offset loads and barriers (H100, 2^22 ints in segments of 4096: 1.4
+   * times as fast). A path of its own: folded into the passes, it cost
+   * segments of 16 and 64 at 2^28 5 % through the passes' code. */
+  if (by_index && s_end - s_begin <= (size_t)WARPS) {
+    const size_t s = s_begin + warp;
+    bool longer = false;
+    if (s < s_end) {
+      const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
+      const size_t len = end_at > begin ? end_at - begin : 0;
+      longer = len > WARP_MAX;
+      if (!longer) {
+        const A v = len ? reduce_piece_warp<Op, U, VEC>(in + begin, len) : Op::identity();
+        if (lane == 0)
+          out[s] = v;
+      }
+    }
+    if (__syncthreads_or(longer))
+      for (size_t t = s_begin; t < s_end; ++t) {
+        const size_t begin = offsets.at(t), end_at = offsets.at(t + 1);
+        if (end_at > begin && end_at - begin > WARP_MAX) {
+          A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end_at, 0, scratch);
+          if (threadIdx.x == 0)
+            out[t] = v;
+        }
+      }
+    return;
   }
   /* thread-sized pieces (empty segments too), then lane groups, warps and
    * the block, each pass only when the one before saw longer segments */

@@ -45,9 +45,10 @@ template <class IN, class ACC, class OFF> struct SegCase {
 
 static bool small_run;
 
-// Segment lengths of each layout; the mix has every kind of length, in a
-// random order, and three segments that span many blocks.
-static std::vector<size_t> layout(int which) {
+// Segment lengths of each layout for elements of `size` bytes; the mix has
+// every kind of length, in a random order, and three segments that span
+// many blocks.
+static std::vector<size_t> layout(int which, size_t size) {
   std::vector<size_t> len;
   unsigned long long h = 0x1a7 + which;
   switch (which) {
@@ -80,17 +81,27 @@ static std::vector<size_t> layout(int which) {
       else
         len.insert(len.end(), 60000, 0);
     break;
+  case 5: { // fewer segments than the grid has blocks (an H100 has 132 SMs),
+            // none longer than two warps' worth: index shares with one
+            // segment a block, which a warp reduces up to warp_max (32 KiB)
+            // and the block past it; empty ones give the identity
+    const size_t warp_max = size < 128 ? 32768 / size : 256;
+    const size_t kinds[] = {0, 1, 5, warp_max / 2, warp_max, warp_max + 1, 2 * warp_max - 64};
+    for (int i = 0; i < 100; i++)
+      len.push_back(kinds[mix(h + i) % 7]);
+    break;
+  }
   }
   return len;
 }
-static const int layouts = 5;
+static const int layouts = 6;
 
 template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN, ACC, OFF> &c) {
   // the largest layout decides the buffer
   size_t max_n = 0;
   for (int l = 0; l < layouts; l++) {
     size_t n = 0;
-    for (size_t x : layout(l))
+    for (size_t x : layout(l, sizeof(IN)))
       n += x;
     max_n = n > max_n ? n : max_n;
   }
@@ -159,7 +170,7 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   };
 
   for (int l = 0; l < layouts; l++) {
-    std::vector<size_t> len = layout(l), begin(len.size());
+    std::vector<size_t> len = layout(l, sizeof(IN)), begin(len.size());
     std::vector<OFF> off(len.size() + 1);
     size_t pos = 0;
     for (size_t s = 0; s < len.size(); s++) {
