@@ -1557,6 +1557,13 @@ struct index_shares {
     extra = (unsigned int)(count - per * parts_);
   }
   __device__ __forceinline__ size_t begin(unsigned int p) const { return p * per + (p < extra ? p : extra); }
+  /* part p's work: its elements plus slope per segment */
+  template <class Offsets>
+  __device__ __forceinline__ size_t work(const Offsets &offsets, unsigned int p, size_t slope) const {
+    const size_t first = begin(p), end = begin(p + 1);
+    const size_t at_lo = offsets.at(first), at_hi = offsets.at(end);
+    return (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (end - first);
+  }
 };
 /* The check's offsets depend on no other offset, so they are loaded before
  * anything that does, in one round with the launch's first and last offset:
@@ -1574,12 +1581,8 @@ template <int BLOCK> struct index_probe {
   __device__ __forceinline__ void load(const Offsets &offsets, const index_shares &shares, size_t slope) {
     const unsigned int last = shares.parts - 1;
 #pragma unroll
-    for (int k = 0; k < PARTS; ++k) {
-      const unsigned int p = threadIdx.x + k * BLOCK < last ? threadIdx.x + k * BLOCK : last;
-      const size_t first = shares.begin(p), end = shares.begin(p + 1);
-      const size_t at_lo = offsets.at(first), at_hi = offsets.at(end);
-      work[k] = (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (end - first);
-    }
+    for (int k = 0; k < PARTS; ++k)
+      work[k] = shares.work(offsets, threadIdx.x + k * BLOCK < last ? threadIdx.x + k * BLOCK : last, slope);
   }
 };
 template <int BLOCK, class Offsets>
@@ -1589,11 +1592,8 @@ __device__ __forceinline__ bool index_shares_fit(const Offsets &offsets, const i
 #pragma unroll
   for (int k = 0; k < index_probe<BLOCK>::PARTS; ++k)
     over = over || (threadIdx.x + k * BLOCK < shares.parts && probe.work[k] > limit);
-  for (unsigned int p = threadIdx.x + index_probe<BLOCK>::PARTS * BLOCK; p < shares.parts; p += BLOCK) {
-    const size_t lo = shares.begin(p), hi = shares.begin(p + 1);
-    const size_t at_lo = offsets.at(lo), at_hi = offsets.at(hi);
-    over = over || (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (hi - lo) > limit;
-  }
+  for (unsigned int p = threadIdx.x + index_probe<BLOCK>::PARTS * BLOCK; p < shares.parts; p += BLOCK)
+    over = over || shares.work(offsets, p, slope) > limit;
   return !__syncthreads_or(over);
 }
 
