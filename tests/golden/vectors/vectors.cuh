@@ -2283,15 +2283,46 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, 4>(in, offsets, out, s_begin, s_end,
                                                                             THREAD_MAX + 1, GROUP_MAX);
   if (block_sized) {
+    /* Warp w takes segments w, w + WARPS, ... of the block's. Where the
+     * kernel runs at its register cap (accumulators of up to 8 bytes, see
+     * segment_min_blocks), lane i loads the offsets of the warp's i-th next
+     * segment, so one round of loads serves 32 segments, and only the
+     * warp-sized ones (a ballot) are visited: a segment no longer waits for
+     * its own offsets (H100, 2^28 elements: segments of 256 1.13 to 1.14
+     * times as fast, the power-law mix 1.48). Larger accumulators load each
+     * segment's offsets in its own round: uncapped, the batch raised
+     * Welford's kernel from 128 to 138 registers (sm_90), one block an SM
+     * instead of two (0.54 to 0.84 times as fast). */
     bool longer = false;
-    for (size_t s = s_begin + warp; s < s_end; s += WARPS) {
-      const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
-      const size_t len = end_at > begin ? end_at - begin : 0;
-      longer = longer || len > WARP_MAX;
-      if (len > GROUP_MAX && len <= WARP_MAX) {
-        A v = reduce_piece_warp<Op, U, VEC>(in + begin, len);
-        if (lane == 0)
-          out[s] = v;
+    if constexpr (sizeof(A) <= 8) {
+      for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
+        const size_t mine = window + (size_t)lane * WARPS + warp;
+        size_t begin = 0, len = 0;
+        if (mine < s_end) {
+          const size_t end_at = offsets.at(mine + 1);
+          begin = offsets.at(mine);
+          len = end_at > begin ? end_at - begin : 0;
+        }
+        longer = longer || len > WARP_MAX;
+        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= WARP_MAX); sized;
+             sized &= sized - 1) {
+          const int i = __ffs(sized) - 1;
+          const size_t at = __shfl_sync(0xffffffffu, begin, i), l = __shfl_sync(0xffffffffu, len, i);
+          A v = reduce_piece_warp<Op, U, VEC>(in + at, l);
+          if (lane == 0)
+            out[window + (size_t)i * WARPS + warp] = v;
+        }
+      }
+    } else {
+      for (size_t s = s_begin + warp; s < s_end; s += WARPS) {
+        const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
+        const size_t len = end_at > begin ? end_at - begin : 0;
+        longer = longer || len > WARP_MAX;
+        if (len > GROUP_MAX && len <= WARP_MAX) {
+          A v = reduce_piece_warp<Op, U, VEC>(in + begin, len);
+          if (lane == 0)
+            out[s] = v;
+        }
       }
     }
     block_sized = __syncthreads_or(longer);
