@@ -91,10 +91,19 @@ static std::vector<size_t> layout(int which, size_t size) {
       len.push_back(kinds[mix(h + i) % 7]);
     break;
   }
+  case 6: // many short segments with a warp's among them (65 to 320
+          // elements, a tenth of them): a block owns hundreds of segments,
+          // so the warps' batches of offsets (32 segments a round) come
+          // full, mixed and cut short by the block's last segment
+    for (int i = 0; i < (small_run ? 60000 : 150000); i++) {
+      const unsigned long long r = mix(h + i);
+      len.push_back(r % 10 == 0 ? 65 + (r >> 8) % 256 : (r >> 8) % 4);
+    }
+    break;
   }
   return len;
 }
-static const int layouts = 6;
+static const int layouts = 7;
 
 template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN, ACC, OFF> &c) {
   // the largest layout decides the buffer
