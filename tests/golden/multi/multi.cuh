@@ -1606,15 +1606,16 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
 
 /* The segmented kernels wait on memory more than the flat one (short
  * segments, dependent offset loads), so with accumulators of up to 8 bytes
- * they ask for 768 threads per SM (80 registers). With sm_90 the int and
- * float sums then spill 120 to 170 bytes; uncapped (127 registers, 512
+ * (segment_capped) they ask for 768 threads per SM (80 registers). With
+ * sm_90 the int and float sums then spill 120 to 170 bytes; uncapped (127 registers, 512
  * threads) they ran 14 to 31 % slower on segments of 16 to 256 elements at
  * 2^28 on an H100, and up to 8 % faster on long ones. Long rows take a
  * kernel of their own (reduce_split_rows), which fits the cap without
  * spilling. Larger accumulators keep the spec's tuning, since capping
  * their registers spills. */
+template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
-  return sizeof(ACC) <= 8 && 768 / block > tuned_min_blocks ? 768 / block : tuned_min_blocks;
+  return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block : tuned_min_blocks;
 }
 
 /* What one lane of a group of G folds from a piece of len <= G * PER
@@ -2027,8 +2028,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
                                                                             THREAD_MAX + 1, GROUP_MAX);
   if (block_sized) {
     /* Warp w takes segments w, w + WARPS, ... of the block's. Where the
-     * kernel runs at its register cap (accumulators of up to 8 bytes, see
-     * segment_min_blocks), lane i loads the offsets of the warp's i-th next
+     * kernel runs at its register cap (segment_capped: accumulators of up
+     * to 8 bytes), lane i loads the offsets of the warp's i-th next
      * segment, so one round of loads serves 32 segments, and only the
      * warp-sized ones (a ballot) are visited: a segment no longer waits for
      * its own offsets (H100, 2^28 elements: segments of 256 1.13 to 1.14
@@ -2037,7 +2038,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
      * Welford's kernel from 128 to 138 registers (sm_90), one block an SM
      * instead of two (0.54 to 0.84 times as fast). */
     bool longer = false;
-    if constexpr (sizeof(A) <= 8) {
+    if constexpr (segment_capped<A>()) {
       for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
         const size_t mine = window + (size_t)lane * WARPS + warp;
         size_t begin = 0, len = 0;
@@ -2106,7 +2107,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
  * kernels' 768 with accumulators of up to 8 bytes, else 512 (128 registers
  * with 256-thread blocks), or the spec's tuning where it asks for more. */
 template <class ACC> __host__ __device__ constexpr int split_rows_min_blocks(int block, int tuned_min_blocks) {
-  return clamp_int((sizeof(ACC) <= 8 ? 768 : 512) / block, tuned_min_blocks, 32);
+  return clamp_int((segment_capped<ACC>() ? 768 : 512) / block, tuned_min_blocks, 32);
 }
 
 /* Rows that are all longer than warp_max (and so never reduced by a thread,
