@@ -919,6 +919,54 @@ suite_bench() {
     fail "bench report.py failed" "$out"
   fi
 
+  # segmented_ab.py: least times over runs, ratios, wrong and missing rows
+  local ab=tests/bench/ab
+  for t in "expected.md:" "expected_rows.md:--column rows_us"; do
+    local want=${t%%:*} opts=${t#*:}
+    # shellcheck disable=SC2086 # opts is empty or one option and its value
+    if out=$(python3 bench/segmented_ab.py "$ab" base,new $opts 2>&1) && d=$(printf '%s\n' "$out" | diff -u "$ab/$want" - 2>&1); then
+      ok "bench segmented_ab.py: $want"
+    else
+      fail "bench segmented_ab.py: $want" "$out${d:+
+$d}"
+    fi
+  done
+  out=$(python3 bench/segmented_ab.py "$ab" base,none 2>&1)
+  if [ $? -eq 1 ] && [ "$out" = "segmented_ab.py: no none.*.csv in $ab" ]; then
+    ok "bench segmented_ab.py: a build without runs is an error"
+  else
+    fail "bench segmented_ab.py: a build without runs" "$out"
+  fi
+  # segmented_ab.sh run: the builds alternate, round by round, with the
+  # shapes passed on; stand-ins record their calls in place of the bench
+  local abdir=$WORK/bench/ab
+  mkdir -p "$abdir/out"
+  for v in a b; do
+    printf '#!/bin/sh\necho "%s $1 $2" >> calls\necho "case,check" > "$1"\n' "$v" > "$abdir/bs_$v"
+    chmod +x "$abdir/bs_$v"
+  done
+  if out=$(AB=$abdir OUT=$abdir/out sh bench/segmented_ab.sh run 2 "a b" L=4,one 2>&1) &&
+    [ "$(cat "$abdir/calls")" = "a a.1.csv L=4,one
+b b.1.csv L=4,one
+a a.2.csv L=4,one
+b b.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" = "./a.1.csv ./a.1.txt ./a.2.csv ./a.2.txt ./b.1.csv ./b.1.txt ./b.2.csv ./b.2.txt " ]; then
+    ok "bench segmented_ab.sh run: builds alternate round by round, results to \$OUT"
+  else
+    fail "bench segmented_ab.sh run" "$out $(cat "$abdir/calls" 2>&1)"
+  fi
+  out=$(AB=$abdir sh bench/segmented_ab.sh run 1 "a c" 2>&1)
+  if [ $? -eq 1 ] && [ "$out" = "segmented_ab.sh: no $abdir/bs_c (build it first)" ]; then
+    ok "bench segmented_ab.sh run: a build that is not there is an error"
+  else
+    fail "bench segmented_ab.sh run: a missing build" "$out"
+  fi
+  out=$(AB=$abdir sh bench/segmented_ab.sh build "a b" 2>&1)
+  if [ $? -eq 1 ] && [ "$out" = "segmented_ab.sh: a build's name is letters, digits, _ and -" ]; then
+    ok "bench segmented_ab.sh build: a name with a space is refused"
+  else
+    fail "bench segmented_ab.sh build: a bad name" "$out"
+  fi
+
   local fetch=$WORK/bench/fetch
   mkdir -p "$fetch/.cccl"
   cp bench/fetch_cccl.sh "$fetch/"
