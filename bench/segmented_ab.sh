@@ -37,7 +37,7 @@ build)
   mkdir -p "$AB" "$objects"
   rm -rf "$gen"
   (cd "$here" && "$root/gpugen" -o "$gen" bench_segmented.json)
-  if [ ! -f "$objects/main.o" ] || [ "$here/bench_segmented.cu" -nt "$objects/main.o" ]; then
+  if [ ! -f "$objects/main.o" ] || [ -n "$(find "$here/bench_segmented.cu" -newer "$objects/main.o")" ]; then
     cccl=$(sh "$here/fetch_cccl.sh")
     "$NVCC" -std=c++17 -O3 -arch="$ARCH" -I"$cccl" -I"$gen" -I"$here" -c -o "$objects/main.o" \
       "$here/bench_segmented.cu"

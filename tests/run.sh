@@ -903,6 +903,14 @@ suite_limits() {
     fail "limits linear" "$msg"; fi
 }
 
+expect_error() { # NAME MESSAGE COMMAND...: exit 1 with exactly MESSAGE
+  local name=$1 want=$2
+  shift 2
+  out=$("$@" 2>&1)
+  local got=$?
+  if [ "$got" = 1 ] && [ "$out" = "$want" ]; then ok "$name"; else fail "$name: exit $got" "$out"; fi
+}
+
 # bench/: report.py against made-up runs whose report is known
 # (tests/bench/report/), and fetch_cccl.sh's checks of the pinned wheel, on a
 # fake wheel (no network: pip runs only when the wheel is missing).
@@ -931,12 +939,8 @@ suite_bench() {
 $d}"
     fi
   done
-  out=$(python3 bench/segmented_ab.py "$ab" base,none 2>&1)
-  if [ $? -eq 1 ] && [ "$out" = "segmented_ab.py: no none.*.csv in $ab" ]; then
-    ok "bench segmented_ab.py: a build without runs is an error"
-  else
-    fail "bench segmented_ab.py: a build without runs" "$out"
-  fi
+  expect_error "bench segmented_ab.py: a build without runs is an error" "segmented_ab.py: no none.*.csv in $ab" \
+    python3 bench/segmented_ab.py "$ab" base,none
   # segmented_ab.sh run: the builds alternate, round by round, with the
   # shapes passed on; stand-ins record their calls in place of the bench
   local abdir=$WORK/bench/ab
@@ -954,18 +958,10 @@ b b.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" 
   else
     fail "bench segmented_ab.sh run" "$out $(cat "$abdir/calls" 2>&1)"
   fi
-  out=$(AB=$abdir sh bench/segmented_ab.sh run 1 "a c" 2>&1)
-  if [ $? -eq 1 ] && [ "$out" = "segmented_ab.sh: no $abdir/bs_c (build it first)" ]; then
-    ok "bench segmented_ab.sh run: a build that is not there is an error"
-  else
-    fail "bench segmented_ab.sh run: a missing build" "$out"
-  fi
-  out=$(AB=$abdir sh bench/segmented_ab.sh build "a b" 2>&1)
-  if [ $? -eq 1 ] && [ "$out" = "segmented_ab.sh: a build's name is letters, digits, _ and -" ]; then
-    ok "bench segmented_ab.sh build: a name with a space is refused"
-  else
-    fail "bench segmented_ab.sh build: a bad name" "$out"
-  fi
+  expect_error "bench segmented_ab.sh run: a build that is not there is an error" \
+    "segmented_ab.sh: no $abdir/bs_c (build it first)" env AB="$abdir" sh bench/segmented_ab.sh run 1 "a c"
+  expect_error "bench segmented_ab.sh build: a name with a space is refused" \
+    "segmented_ab.sh: a build's name is letters, digits, _ and -" env AB="$abdir" sh bench/segmented_ab.sh build "a b"
 
   local fetch=$WORK/bench/fetch
   mkdir -p "$fetch/.cccl"
