@@ -13,8 +13,9 @@ program. A build whose output was not "same" as CUB's in some run shows
 "not same" instead of its time (a wrong result is not timed), a build
 without the row "missing", and a form the bench does not time (`_rows` on
 offsets, written as 0) "–". Exits 1 on missing files or a column the CSVs
-lack.
+lack, 2 on a usage error.
 """
+import argparse
 import csv
 import glob
 import os
@@ -42,25 +43,29 @@ def load(directory, name, column):
     return rows
 
 
+# the bench's own order of shapes after the uniform lengths
+NAMED_SHAPES = ["one", "power-law", "giant"]
+
+
 def shape_order(shape):
-    """L=1 < L=4 < ... < one < the mixes, in the bench's own order."""
+    """Uniform lengths by length, then one segment and the mixes as the bench runs them."""
     if shape.startswith("L="):
-        return (0, int(shape[2:]), shape)
-    return (1, 0, shape)
+        return (0, int(shape[2:]), "")
+    if shape in NAMED_SHAPES:
+        return (1, NAMED_SHAPES.index(shape), "")
+    return (2, 0, shape)
 
 
 def main(argv):
-    column = "segmented_us"
-    args = list(argv[1:])
-    if "--column" in args:
-        i = args.index("--column")
-        if i + 1 >= len(args):
-            sys.exit("segmented_ab.py: --column needs a name")
-        column = args[i + 1]
-        del args[i:i + 2]
-    if len(args) != 2 or "," not in args[1]:
-        sys.exit("usage: segmented_ab.py DIR BASE,OTHER[,OTHER...] [--column segmented_us|rows_us]")
-    directory, names = args[0], args[1].split(",")
+    parser = argparse.ArgumentParser(prog="segmented_ab.py", description="Compares builds of bench_segmented.")
+    parser.add_argument("directory", help="holds NAME.RUN.csv, one per build and run")
+    parser.add_argument("names", help="BASE,OTHER[,OTHER...]: the builds, the first the base of the ratios")
+    parser.add_argument("--column", default="segmented_us", help="segmented_us (the default) or rows_us")
+    args = parser.parse_args(argv[1:])
+    names = args.names.split(",")
+    if len(names) < 2:
+        parser.error("name at least two builds")
+    directory, column = args.directory, args.column
     builds = [load(directory, name, column) for name in names]
     keys = sorted(set().union(*builds), key=lambda k: (-k[2], shape_order(k[1]), k[0]))
     print("| case | shape | n | " + " | ".join(f"{n} µs" for n in names) + " | " +
