@@ -752,11 +752,13 @@ template <class> struct always_void { typedef void type; };
  * beside the op). Several arrays share no 16-byte head by construction. */
 template <class Op, class = void> struct input_of {
   typedef const typename Op::input_type *source;
+  static constexpr bool one_array = true;
   static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
   static constexpr size_t element_bytes = sizeof(typename Op::input_type);
 };
 template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
   typedef typename Op::source source;
+  static constexpr bool one_array = false;
   static constexpr bool always_alignable = false;
   static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
 };
@@ -1534,6 +1536,15 @@ __host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size
 __host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int((int)(64 / size), 1, 8); }
 
+/* The warp pass prefetches into L2 the next warp-sized segment of up to
+ * prefetch_max bytes, where a launch reads more than prefetch_min bytes (more
+ * than an H100's 50 MB L2, so from DRAM). Such a segment gives a lane one or
+ * two 16-byte loads, too few in flight to cover DRAM's latency; from L2 the
+ * hint only costs instructions (H100: segments of 256 ints 1.07 times as
+ * fast at 2^28 elements; a prefetch of up to 4 KiB cost segments of 1024
+ * and 4096 ints 15 to 22 %; bench/RESULTS.md, sessions 21 and 23). */
+constexpr size_t segment_prefetch_min_bytes = (size_t)64 << 20, segment_prefetch_max_bytes = 1024;
+
 /* What a CSR segment costs beside its elements when the launch is shared
  * out between blocks, in elements of `size` bytes: 64 bytes' worth (its
  * offsets, its result, its turn in a pass). With shares even in elements
@@ -2090,6 +2101,20 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
              sized &= sized - 1) {
           const int i = __ffs(sized) - 1;
           const size_t at = __shfl_sync(0xffffffffu, begin, i), l = __shfl_sync(0xffffffffu, len, i);
+          if constexpr (input_of<Op>::one_array) {
+            if (n > segment_prefetch_min_bytes / BYTES) {
+              const unsigned int rest = sized & (sized - 1);
+              const int next = rest ? __ffs(rest) - 1 : i;
+              const size_t next_at = __shfl_sync(0xffffffffu, begin, next);
+              const size_t next_len = __shfl_sync(0xffffffffu, len, next);
+              if (rest && next_len <= segment_prefetch_max_bytes / BYTES) {
+                /* a line a lane, each holding some of the segment's bytes */
+                const uintptr_t first = (uintptr_t)(in + next_at), line = (first & ~(uintptr_t)127) + lane * 128;
+                if (line < first + next_len * BYTES)
+                  asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
+              }
+            }
+          }
           A v = reduce_piece_warp<Op, U, VEC>(in + at, l);
           if (lane == 0)
             out[window + (size_t)i * WARPS + warp] = v;

@@ -824,11 +824,13 @@ template <class> struct always_void { typedef void type; };
  * beside the op). Several arrays share no 16-byte head by construction. */
 template <class Op, class = void> struct input_of {
   typedef const typename Op::input_type *source;
+  static constexpr bool one_array = true;
   static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
   static constexpr size_t element_bytes = sizeof(typename Op::input_type);
 };
 template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
   typedef typename Op::source source;
+  static constexpr bool one_array = false;
   static constexpr bool always_alignable = false;
   static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
 };

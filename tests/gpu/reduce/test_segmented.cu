@@ -8,8 +8,9 @@
 // long long offsets: d_in points 2^40 elements before the data), and rows of
 // many shapes. Garbage in temp and out, two streams at once, repeats
 // bitwise equal, bad arguments refused with nothing launched. Without
-// --small: one segment longer than 2^31 (int8) and more than 2^31 rows
-// (unsigned char bit_or, length 1).
+// --small: one segment longer than 2^31 (int8), more than 2^31 rows
+// (unsigned char bit_or, length 1), and short warp-sized segments in
+// launches of more than 64 MiB (the warp pass's L2 prefetch).
 #include <memory>
 #include <vector>
 #include "r_seg.cuh"
@@ -394,6 +395,56 @@ static void run_huge() {
   CUDA_CHECK(cudaFree(temp));
 }
 
+// Segments of up to 1 KiB that a warp reduces, in a launch of more than
+// 64 MiB: the warp pass prefetches each next one into L2 there
+// (segment_prefetch_max_bytes). Some are thread-, lane-group- or longer
+// warp-sized, so the ballot's next segment is not always the neighbour, and
+// the data starts at d_in + 1, so a segment's first line holds bytes before
+// it. The results must not change: compared bitwise with the CPU reference.
+template <class IN, class ACC>
+static void run_prefetched(const char *name, size_t n, size_t short_max, InputClass cls,
+                           cudaError_t (*seg)(const IN *, const int *, size_t, ACC *, void *, size_t, cudaStream_t),
+                           void (*seg_host)(const IN *, const int *, size_t, ACC *), size_t (*seg_temp)(size_t)) {
+  std::vector<int> off(1, 0);
+  unsigned long long h = 0x9f3;
+  while ((size_t)off.back() < n) {
+    h = mix(h);
+    const size_t r = mix(h + 1);
+    /* mostly short warp-sized (above group_max: 64 4-byte, 32 8-byte elements) */
+    size_t len = h % 8 == 0 ? r % 3000 : short_max / 4 + 1 + r % (short_max - short_max / 4);
+    len = len < n - (size_t)off.back() ? len : n - (size_t)off.back();
+    off.push_back((int)((size_t)off.back() + len));
+  }
+  const size_t count = off.size() - 1;
+  std::unique_ptr<IN[]> in(new IN[n]);
+  fill(in.get(), n, cls, 0x9f4);
+  std::vector<ACC> want(count), got(count);
+  seg_host(in.get(), off.data(), count, want.data());
+  IN *d;
+  int *d_off;
+  ACC *d_out;
+  void *temp;
+  const size_t tb = seg_temp(count);
+  CUDA_CHECK(cudaMalloc(&d, (n + 1) * sizeof(IN)));
+  CUDA_CHECK(cudaMalloc(&d_off, off.size() * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_out, count * sizeof(ACC)));
+  CUDA_CHECK(cudaMalloc(&temp, tb ? tb : 1));
+  CUDA_CHECK(cudaMemcpy(d + 1, in.get(), n * sizeof(IN), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_off, off.data(), off.size() * sizeof(int), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(d_out, 0xA5, count * sizeof(ACC)));
+  CUDA_CHECK(seg(d + 1, d_off, count, d_out, temp, tb, 0));
+  CUDA_CHECK(cudaMemcpy(got.data(), d_out, count * sizeof(ACC), cudaMemcpyDeviceToHost));
+  size_t same = 0;
+  for (size_t i = 0; i < count; i++)
+    same += r_seg::bits_equal(got[i], want[i]);
+  check(same == count, name,
+        "warp-sized segments of up to 1 KiB in a launch of more than 64 MiB (L2 prefetch)", n);
+  CUDA_CHECK(cudaFree(d));
+  CUDA_CHECK(cudaFree(d_off));
+  CUDA_CHECK(cudaFree(d_out));
+  CUDA_CHECK(cudaFree(temp));
+}
+
 static const char *only_module; // --only M: the cases of module M, nothing else
 #define SEG_CASE(module, red, in_t, acc_t, off_t, cls, cmp)                                                          \
   if (!only_module || std::strcmp(only_module, #module) == 0) {                                                    \
@@ -424,8 +475,13 @@ int main(int argc, char **argv) {
     }
   }
 #include "seg_cases.inc"
-  if (!small_run && !only_module)
+  if (!small_run && !only_module) {
     run_huge();
+    run_prefetched<int32_t, int32_t>("sum_int32_t", ((size_t)80 << 20) / 4, 256, GENERAL, r_seg_sum_int32_t_segmented,
+                                     r_seg_sum_int32_t_segmented_host, r_seg_sum_int32_t_segmented_temp_bytes);
+    run_prefetched<double, double>("max_double", ((size_t)80 << 20) / 8, 128, TIES, r_seg_max_double_segmented,
+                                   r_seg_max_double_segmented_host, r_seg_max_double_segmented_temp_bytes);
+  }
   std::printf("segmented: %ld passed, %ld failed\n", passed, failed);
   return failed ? 1 : 0;
 }
