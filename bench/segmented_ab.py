@@ -71,7 +71,7 @@ def main(argv):
     print("| case | shape | n | " + " | ".join(f"{n} µs" for n in names) + " | " +
           " | ".join(f"{n}/{names[0]}" for n in names[1:]) + " | " +
           " | ".join(f"% ceiling {n}" for n in names) + " |")
-    print("|---|---|---|" + "---:|" * (2 * len(names) + len(names) - 1))
+    print("|---|---|---|" + "---:|" * (3 * len(names) - 1))  # times, ratios, ceiling shares
     for key in keys:
         entries = [b.get(key) for b in builds]
         n = key[2]
