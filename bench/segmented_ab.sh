@@ -3,7 +3,8 @@
 # kernels, each linked with the same bench object, run alternately in one
 # lease and compared by their least time (bench/RESULTS.md's method since
 # session 17). $AB is the directory to carry to the GPU machine
-# (.gpucarry/ab unless set); objects go beside it, in $AB.build.
+# (.gpucarry-ab unless set: tests/gpu/carry.sh empties the directory it is
+# given, often .gpucarry); objects go beside it, in $AB.build.
 #
 #   sh bench/segmented_ab.sh build NAME
 #       here (needs ./gpugen): generates bench_segmented.json with the
@@ -20,7 +21,7 @@
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-AB=${AB:-$root/.gpucarry/ab}
+AB=${AB:-$root/.gpucarry-ab}
 ARCH=${ARCH:-sm_90}
 NVCC=${NVCC:-nvcc}
 usage() {
