@@ -9,7 +9,8 @@
 // merged kernel runs on 1, 2, 4 and 8 blocks per SM (every block takes a
 // ticket from one word, and the last one loads a partial per block), and
 // so does the ceiling kernel beside it; "ceiling" alone is bench.cu's grid
-// (8 blocks per SM on an H100).
+// (8 blocks per SM on an H100). read_packed is the cheaper merge that only
+// integer sums allow, the partial folded into the ticket's atomic.
 // Writes a table to stdout and CSV to argv[1]; each round times every kernel
 // at every size once, and the table takes each figure's least over the rounds.
 #include <algorithm>
@@ -29,17 +30,22 @@
 
 __global__ void empty_kernel() {}
 
-// The block's XOR of every thread's v, in thread 0; s is free on entry.
-__device__ int block_xor(int v, int *s) {
-  for (int o = 16; o > 0; o >>= 1)
-    v ^= __shfl_xor_sync(0xffffffffu, v, o);
+// The block's XOR (or, with SUM, wrapping sum) of every thread's v, in
+// thread 0; s is free on entry.
+template <bool SUM = false> __device__ int block_fold(int v, int *s) {
+  for (int o = 16; o > 0; o >>= 1) {
+    const int w = __shfl_xor_sync(0xffffffffu, v, o);
+    v = SUM ? (int)((unsigned)v + (unsigned)w) : v ^ w;
+  }
   if ((threadIdx.x & 31) == 0)
     s[threadIdx.x >> 5] = v;
   __syncthreads();
   if (threadIdx.x < 32) {
     v = threadIdx.x < blockDim.x / 32 ? s[threadIdx.x] : 0;
-    for (int o = 16; o > 0; o >>= 1)
-      v ^= __shfl_xor_sync(0xffffffffu, v, o);
+    for (int o = 16; o > 0; o >>= 1) {
+      const int w = __shfl_xor_sync(0xffffffffu, v, o);
+      v = SUM ? (int)((unsigned)v + (unsigned)w) : v ^ w;
+    }
   }
   return v;
 }
@@ -47,8 +53,8 @@ __device__ int block_xor(int v, int *s) {
 __global__ void read_merged(const int4 *__restrict__ p, size_t n4, int *partials, unsigned int *ticket, int *out) {
   __shared__ int s[32];
   __shared__ bool last;
-  const int4 acc = stream_xor(p, n4);
-  const int v = block_xor(acc.x ^ acc.y ^ acc.z ^ acc.w, s);
+  const int4 acc = stream_fold(p, n4);
+  const int v = block_fold(acc.x ^ acc.y ^ acc.z ^ acc.w, s);
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = v;
     unsigned int t; /* release: the partial before the ticket; acquire: every earlier block's */
@@ -61,10 +67,29 @@ __global__ void read_merged(const int4 *__restrict__ p, size_t n4, int *partials
   int m = 0;
   for (unsigned int i = threadIdx.x; i < gridDim.x; i += blockDim.x)
     m ^= __ldcg(partials + i);
-  m = block_xor(m, s);
+  m = block_fold(m, s);
   if (threadIdx.x == 0) {
     *out = m;
     *ticket = 0; /* for the next launch on the stream */
+  }
+}
+
+// Integer sums only: the partial rides in the ticket. One 64-bit atomic adds
+// (partial << 32) + 1, so the word's low half counts the blocks and its high
+// half sums the partials mod 2^32; the block that draws the last count has
+// the total in the atomic's answer, and no round of partial loads follows.
+__global__ void read_packed(const int4 *__restrict__ p, size_t n4, unsigned long long *word, int *out) {
+  __shared__ int s[32];
+  const int4 acc = stream_fold<true>(p, n4);
+  const int v = block_fold<true>((int)((unsigned)acc.x + (unsigned)acc.y + (unsigned)acc.z + (unsigned)acc.w), s);
+  if (threadIdx.x == 0) {
+    const unsigned long long add = ((unsigned long long)(unsigned)v << 32) + 1;
+    unsigned long long old;
+    asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(word), "l"(add) : "memory");
+    if ((unsigned)old == gridDim.x - 1) {
+      *out = (int)(unsigned)((old + add) >> 32);
+      *word = 0; /* for the next launch on the stream */
+    }
   }
 }
 
@@ -119,12 +144,15 @@ int main(int argc, char **argv) {
   const size_t most = (size_t)1 << logs[sizes - 1];
   int *in, *partials, *out, *sink;
   unsigned int *ticket;
+  unsigned long long *word;
   CUDA_CHECK(cudaMalloc(&in, most * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&partials, (size_t)grid * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&out, sizeof(int)));
   CUDA_CHECK(cudaMalloc(&sink, sizeof(int)));
   CUDA_CHECK(cudaMalloc(&ticket, sizeof(unsigned int)));
   CUDA_CHECK(cudaMemset(ticket, 0, sizeof(unsigned int)));
+  CUDA_CHECK(cudaMalloc(&word, sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMemset(word, 0, sizeof(unsigned long long)));
   fill<<<1024, 256>>>(in, most);
   std::vector<int> host(most);
   CUDA_CHECK(cudaMemcpy(host.data(), in, most * sizeof(int), cudaMemcpyDeviceToHost));
@@ -132,7 +160,7 @@ int main(int argc, char **argv) {
   const int per_sm_tried[] = {1, 2, 4, 8};
   const int grids = (int)(sizeof per_sm_tried / sizeof per_sm_tried[0]);
   std::vector<double> floor_us(sizes, 1e30), ceiling_us(sizes, 1e30), merged_us(sizes * grids, 1e30),
-      stream_us(sizes * grids, 1e30);
+      stream_us(sizes * grids, 1e30), packed_us(sizes * grids, 1e30);
   bool all_same = true;
   for (int r = 0; r < rounds; ++r)
     for (int k = 0; k < sizes; ++k) {
@@ -141,8 +169,9 @@ int main(int argc, char **argv) {
       ceiling_us[k] = std::min(ceiling_us[k], time_us([&] { read_ceiling<<<grid, 256>>>((const int4 *)in, n4, sink); },
                                                       bytes));
       int want = 0;
+      unsigned int want_sum = 0;
       for (size_t i = 0; i < n; ++i)
-        want ^= host[i];
+        want ^= host[i], want_sum += (unsigned int)host[i];
       for (int g = 0; g < grids && per_sm_tried[g] <= merged_per_sm; ++g) {
         const int blocks = prop.multiProcessorCount * per_sm_tried[g];
         CUDA_CHECK(cudaMemset(out, 0, sizeof(int)));
@@ -156,31 +185,40 @@ int main(int argc, char **argv) {
         all_same = all_same && got == want;
         if (got != want)
           std::printf("n = 2^%d, %d blocks: merged XOR %d, host %d: DIFFERENT\n", logs[k], blocks, got, want);
+        CUDA_CHECK(cudaMemset(out, 0, sizeof(int)));
+        double &q = packed_us[k * grids + g];
+        q = std::min(q, time_us([&] { read_packed<<<blocks, 256>>>((const int4 *)in, n4, word, out); }, bytes));
+        CUDA_CHECK(cudaMemcpy(&got, out, sizeof(int), cudaMemcpyDeviceToHost));
+        all_same = all_same && (unsigned int)got == want_sum;
+        if ((unsigned int)got != want_sum)
+          std::printf("n = 2^%d, %d blocks: packed sum %u, host %u: DIFFERENT\n", logs[k], blocks, (unsigned)got,
+                      want_sum);
       }
     }
   std::fprintf(csv, "n,bytes,floor_us,ceiling_us");
   std::printf("%6s %10s %9s %11s", "n", "bytes", "floor_us", "ceiling_us");
   for (int g = 0; g < grids; ++g) {
-    std::fprintf(csv, ",ceiling_%dx_us,merged_%dx_us", per_sm_tried[g], per_sm_tried[g]);
-    std::printf(" ceil_%dx merg_%dx", per_sm_tried[g], per_sm_tried[g]);
+    std::fprintf(csv, ",ceiling_%dx_us,merged_%dx_us,packed_%dx_us", per_sm_tried[g], per_sm_tried[g],
+                 per_sm_tried[g]);
+    std::printf(" ceil_%dx merg_%dx pack_%dx", per_sm_tried[g], per_sm_tried[g], per_sm_tried[g]);
   }
-  std::fprintf(csv, ",best_merged_us,best_pct_of_ceiling,check\n");
-  std::printf(" %14s %s\n", "best/ceiling", "check");
+  std::fprintf(csv, ",best_merged_us,best_pct_of_ceiling,best_packed_us,best_packed_pct_of_ceiling,check\n");
+  std::printf(" %13s %13s %s\n", "merged/ceil", "packed/ceil", "check");
   for (int k = 0; k < sizes; ++k) {
     const size_t n = (size_t)1 << logs[k];
     std::printf("  2^%-3d %10zu %9.2f %11.2f", logs[k], n * sizeof(int), floor_us[k], ceiling_us[k]);
     std::fprintf(csv, "%zu,%zu,%.3f,%.3f", n, n * sizeof(int), floor_us[k], ceiling_us[k]);
-    double best = 1e30;
+    double best = 1e30, best_packed = 1e30;
     for (int g = 0; g < grids; ++g) {
-      const double t = merged_us[k * grids + g];
+      const double t = merged_us[k * grids + g], c = stream_us[k * grids + g], q = packed_us[k * grids + g];
       best = std::min(best, t);
-      const double c = stream_us[k * grids + g];
-      std::printf(" %7.2f %7.2f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0);
-      std::fprintf(csv, ",%.3f,%.3f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0);
+      best_packed = std::min(best_packed, q);
+      std::printf(" %7.2f %7.2f %7.2f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0, q < 1e29 ? q : 0.0);
+      std::fprintf(csv, ",%.3f,%.3f,%.3f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0, q < 1e29 ? q : 0.0);
     }
-    const double pct = 100.0 * ceiling_us[k] / best;
-    std::printf(" %13.1f%% %s\n", pct, all_same ? "same" : "DIFFERENT");
-    std::fprintf(csv, ",%.3f,%.1f,%s\n", best, pct, all_same ? "same" : "DIFFERENT");
+    const double pct = 100.0 * ceiling_us[k] / best, pct_packed = 100.0 * ceiling_us[k] / best_packed;
+    std::printf(" %12.1f%% %12.1f%% %s\n", pct, pct_packed, all_same ? "same" : "DIFFERENT");
+    std::fprintf(csv, ",%.3f,%.1f,%.3f,%.1f,%s\n", best, pct, best_packed, pct_packed, all_same ? "same" : "DIFFERENT");
   }
   std::fclose(csv);
   return all_same ? 0 : 1;
