@@ -93,6 +93,54 @@ __global__ void read_packed(const int4 *__restrict__ p, size_t n4, unsigned long
   }
 }
 
+// Any accumulator: each partial travels in 16-byte words, 8 bytes of it
+// beside the call's 64-bit tag, each word one single-copy-atomic b128 store,
+// so no release has to order the partial before a relaxed ticket; the last
+// block loads each word until its tag is the call's (an XOR partial here).
+__device__ __forceinline__ void store_word(unsigned long long *w, unsigned long long payload, unsigned long long tag) {
+  asm volatile("{ .reg .b128 v; mov.b128 v, {%1, %2}; st.relaxed.gpu.global.b128 [%0], v; }" ::"l"(w), "l"(payload),
+               "l"(tag)
+               : "memory");
+}
+__device__ __forceinline__ unsigned long long load_word(const unsigned long long *w, unsigned long long *tag) {
+  unsigned long long payload, t;
+  asm volatile("{ .reg .b128 v; ld.relaxed.gpu.global.b128 v, [%2]; mov.b128 {%0, %1}, v; }"
+               : "=l"(payload), "=l"(t)
+               : "l"(w)
+               : "memory");
+  *tag = t;
+  return payload;
+}
+__global__ void read_tagged(const int4 *__restrict__ p, size_t n4, unsigned long long *words, unsigned int *ticket,
+                            unsigned long long tag, int *out) {
+  __shared__ int s[32];
+  __shared__ bool last;
+  const int4 acc = stream_fold(p, n4);
+  const int v = block_fold(acc.x ^ acc.y ^ acc.z ^ acc.w, s);
+  if (threadIdx.x == 0) {
+    store_word(words + 2 * blockIdx.x, (unsigned int)v, tag);
+    unsigned int t;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;" : "=r"(t) : "l"(ticket) : "memory");
+    last = t == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last)
+    return;
+  int m = 0;
+  for (unsigned int i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
+    unsigned long long t, payload;
+    do
+      payload = load_word(words + 2 * i, &t);
+    while (t != tag);
+    m ^= (int)(unsigned int)payload;
+  }
+  m = block_fold(m, s);
+  if (threadIdx.x == 0) {
+    *out = m;
+    *ticket = 0;
+  }
+}
+
 __device__ unsigned int hash32(size_t i) {
   unsigned long long x = i * 0x9e3779b97f4a7c15ULL;
   x ^= x >> 31;
@@ -144,7 +192,7 @@ int main(int argc, char **argv) {
   const size_t most = (size_t)1 << logs[sizes - 1];
   int *in, *partials, *out, *sink;
   unsigned int *ticket;
-  unsigned long long *word;
+  unsigned long long *word, *words;
   CUDA_CHECK(cudaMalloc(&in, most * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&partials, (size_t)grid * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&out, sizeof(int)));
@@ -153,6 +201,9 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemset(ticket, 0, sizeof(unsigned int)));
   CUDA_CHECK(cudaMalloc(&word, sizeof(unsigned long long)));
   CUDA_CHECK(cudaMemset(word, 0, sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMalloc(&words, (size_t)grid * 16));
+  CUDA_CHECK(cudaMemset(words, 0, (size_t)grid * 16));
+  unsigned long long tag = 0; /* a fresh one per call, never 0 */
   fill<<<1024, 256>>>(in, most);
   std::vector<int> host(most);
   CUDA_CHECK(cudaMemcpy(host.data(), in, most * sizeof(int), cudaMemcpyDeviceToHost));
@@ -160,7 +211,7 @@ int main(int argc, char **argv) {
   const int per_sm_tried[] = {1, 2, 4, 8};
   const int grids = (int)(sizeof per_sm_tried / sizeof per_sm_tried[0]);
   std::vector<double> floor_us(sizes, 1e30), ceiling_us(sizes, 1e30), merged_us(sizes * grids, 1e30),
-      stream_us(sizes * grids, 1e30), packed_us(sizes * grids, 1e30);
+      stream_us(sizes * grids, 1e30), packed_us(sizes * grids, 1e30), tagged_us(sizes * grids, 1e30);
   bool all_same = true;
   for (int r = 0; r < rounds; ++r)
     for (int k = 0; k < sizes; ++k) {
@@ -193,32 +244,49 @@ int main(int argc, char **argv) {
         if ((unsigned int)got != want_sum)
           std::printf("n = 2^%d, %d blocks: packed sum %u, host %u: DIFFERENT\n", logs[k], blocks, (unsigned)got,
                       want_sum);
+        CUDA_CHECK(cudaMemset(out, 0, sizeof(int)));
+        double &w = tagged_us[k * grids + g];
+        w = std::min(w, time_us([&] {
+                       read_tagged<<<blocks, 256>>>((const int4 *)in, n4, words, ticket, ++tag, out);
+                     }, bytes));
+        CUDA_CHECK(cudaMemcpy(&got, out, sizeof(int), cudaMemcpyDeviceToHost));
+        all_same = all_same && got == want;
+        if (got != want)
+          std::printf("n = 2^%d, %d blocks: tagged XOR %d, host %d: DIFFERENT\n", logs[k], blocks, got, want);
       }
     }
   std::fprintf(csv, "n,bytes,floor_us,ceiling_us");
   std::printf("%6s %10s %9s %11s", "n", "bytes", "floor_us", "ceiling_us");
   for (int g = 0; g < grids; ++g) {
-    std::fprintf(csv, ",ceiling_%dx_us,merged_%dx_us,packed_%dx_us", per_sm_tried[g], per_sm_tried[g],
-                 per_sm_tried[g]);
-    std::printf(" ceil_%dx merg_%dx pack_%dx", per_sm_tried[g], per_sm_tried[g], per_sm_tried[g]);
+    std::fprintf(csv, ",ceiling_%dx_us,merged_%dx_us,packed_%dx_us,tagged_%dx_us", per_sm_tried[g], per_sm_tried[g],
+                 per_sm_tried[g], per_sm_tried[g]);
+    std::printf(" ceil_%dx merg_%dx pack_%dx tagd_%dx", per_sm_tried[g], per_sm_tried[g], per_sm_tried[g],
+                per_sm_tried[g]);
   }
-  std::fprintf(csv, ",best_merged_us,best_pct_of_ceiling,best_packed_us,best_packed_pct_of_ceiling,check\n");
-  std::printf(" %13s %13s %s\n", "merged/ceil", "packed/ceil", "check");
+  std::fprintf(csv, ",best_merged_us,best_pct_of_ceiling,best_packed_us,best_packed_pct_of_ceiling,best_tagged_us,"
+                    "best_tagged_pct_of_ceiling,check\n");
+  std::printf(" %13s %13s %13s %s\n", "merged/ceil", "packed/ceil", "tagged/ceil", "check");
   for (int k = 0; k < sizes; ++k) {
     const size_t n = (size_t)1 << logs[k];
     std::printf("  2^%-3d %10zu %9.2f %11.2f", logs[k], n * sizeof(int), floor_us[k], ceiling_us[k]);
     std::fprintf(csv, "%zu,%zu,%.3f,%.3f", n, n * sizeof(int), floor_us[k], ceiling_us[k]);
-    double best = 1e30, best_packed = 1e30;
+    double best = 1e30, best_packed = 1e30, best_tagged = 1e30;
     for (int g = 0; g < grids; ++g) {
-      const double t = merged_us[k * grids + g], c = stream_us[k * grids + g], q = packed_us[k * grids + g];
+      const double t = merged_us[k * grids + g], c = stream_us[k * grids + g], q = packed_us[k * grids + g],
+                   w = tagged_us[k * grids + g];
       best = std::min(best, t);
       best_packed = std::min(best_packed, q);
-      std::printf(" %7.2f %7.2f %7.2f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0, q < 1e29 ? q : 0.0);
-      std::fprintf(csv, ",%.3f,%.3f,%.3f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0, q < 1e29 ? q : 0.0);
+      best_tagged = std::min(best_tagged, w);
+      std::printf(" %7.2f %7.2f %7.2f %7.2f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0, q < 1e29 ? q : 0.0,
+                  w < 1e29 ? w : 0.0);
+      std::fprintf(csv, ",%.3f,%.3f,%.3f,%.3f", c < 1e29 ? c : 0.0, t < 1e29 ? t : 0.0, q < 1e29 ? q : 0.0,
+                   w < 1e29 ? w : 0.0);
     }
-    const double pct = 100.0 * ceiling_us[k] / best, pct_packed = 100.0 * ceiling_us[k] / best_packed;
-    std::printf(" %12.1f%% %12.1f%% %s\n", pct, pct_packed, all_same ? "same" : "DIFFERENT");
-    std::fprintf(csv, ",%.3f,%.1f,%.3f,%.1f,%s\n", best, pct, best_packed, pct_packed, all_same ? "same" : "DIFFERENT");
+    const double pct = 100.0 * ceiling_us[k] / best, pct_packed = 100.0 * ceiling_us[k] / best_packed,
+                 pct_tagged = 100.0 * ceiling_us[k] / best_tagged;
+    std::printf(" %12.1f%% %12.1f%% %12.1f%% %s\n", pct, pct_packed, pct_tagged, all_same ? "same" : "DIFFERENT");
+    std::fprintf(csv, ",%.3f,%.1f,%.3f,%.1f,%.3f,%.1f,%s\n", best, pct, best_packed, pct_packed, best_tagged,
+                 pct_tagged, all_same ? "same" : "DIFFERENT");
   }
   std::fclose(csv);
   return all_same ? 0 : 1;
