@@ -259,6 +259,9 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
     buf_printf(b, "  typedef %s input_type;\n  typedef %s acc_type;\n", in_cuda(r), acc_cuda(r));
   }
   buf_printf(b, "  static constexpr bool commutative = %s;\n", r->commutative ? "true" : "false");
+  buf_printf(b, "  static constexpr bool packs_in_ticket = %s\n",
+             r->packs_in_ticket ? "true; /* an integer sum of up to 32 bits: merged in the ticket's atomic */"
+                                : "false;");
   buf_printf(b, "  static %s __forceinline__ acc_type identity() {\n    acc_type r;\n", space);
   if (r->identity)
     emit_value_identity(b, "r", &r->accumulator, r->identity, false, "    ");

@@ -238,6 +238,9 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
                                             type_cuda_spelling(&r->params)) : "");
   buf_printf(b, "  commutative: %s\n", r->commutative ? "yes (each lane keeps independent chains)"
                                                       : "no (every merge keeps input order)");
+  buf_printf(b, "  merge across blocks: %s\n",
+             r->packs_in_ticket ? "in the atomic that counts the blocks (an integer sum of up to 32 bits)"
+                                : "the last block to finish merges the partials in block order");
   buf_printf(b, "  CPU reference: %s\n", r->host_reference ? arena_printf("%s_%s_host", spec->module, r->name)
                                                            : "none (an operator runs on the GPU only)");
   if (r->segmented)

@@ -139,6 +139,18 @@ static void plan_read(Reduction *r) {
   p->per_group = fits ? u : 0;
 }
 
+/* How the flat kernel merges the blocks' partials: a builtin sum (or dot
+ * product) into an integer of up to 32 bits adds up modulo 2^32, so each
+ * block folds its partial into the atomic that counts the blocks; every
+ * other reduction has the last block merge them (docs/emitted.md,
+ * "Merging"). */
+static bool packs_in_ticket(const Reduction *r) {
+  if ((r->op != OP_SUM && r->op != OP_DOT) || !r->accumulator.is_scalar)
+    return false;
+  const ScalarInfo *acc = &scalar_info[r->accumulator.scalar];
+  return (acc->num == NUM_SIGNED || acc->num == NUM_UNSIGNED) && acc->size <= 4;
+}
+
 void layout_spec(Spec *spec) {
   spec_path = spec->path;
   long long total = 0;
@@ -153,6 +165,8 @@ void layout_spec(Spec *spec) {
       return;
     }
   }
-  for (int i = 0; i < spec->nreductions; i++)
+  for (int i = 0; i < spec->nreductions; i++) {
     plan_read(&spec->reductions[i]);
+    spec->reductions[i].packs_in_ticket = packs_in_ticket(&spec->reductions[i]);
+  }
 }

@@ -153,6 +153,7 @@ typedef struct {
   bool has_params;      /* "params" given */
   bool indexed;         /* "indexed": fold also takes the element's index (long long) after the inputs */
   ReadPlan read;        /* filled by layout.c; over all inputs: size is the bytes of one element of each */
+  bool packs_in_ticket; /* layout.c: an integer sum of up to 32 bits, merged in the flat kernel's atomic */
 } Reduction;
 
 typedef struct {

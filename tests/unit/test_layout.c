@@ -190,10 +190,36 @@ static void test_multi_input_read_plans(void **state) {
   assert_int_equal(r[2].read.size, 16);
 }
 
+/* The flat kernel merges in the atomic that counts its blocks exactly for
+ * builtin sums and dot products into integers of up to 32 bits. */
+static void test_packs_in_ticket(void **state) {
+  (void)state;
+#define SCALAR(k) {.is_scalar = true, .scalar = (k)}
+  TypeRef ii[] = {SCALAR(SC_INT), SCALAR(SC_INT)};
+  Reduction r[] = {
+    {.input = SCALAR(SC_INT), .accumulator = SCALAR(SC_INT), .op = OP_SUM},
+    {.input = SCALAR(SC_INT8), .accumulator = SCALAR(SC_INT8), .op = OP_SUM},
+    {.input = SCALAR(SC_UINT16), .accumulator = SCALAR(SC_UINT), .op = OP_SUM},
+    {.input = ii[0], .inputs = ii, .ninputs = 2, .accumulator = SCALAR(SC_INT), .op = OP_DOT},
+    {.input = SCALAR(SC_INT), .accumulator = SCALAR(SC_LLONG), .op = OP_SUM},   /* 8 bytes */
+    {.input = SCALAR(SC_FLOAT), .accumulator = SCALAR(SC_FLOAT), .op = OP_SUM}, /* not an integer */
+    {.input = SCALAR(SC_BOOL), .accumulator = SCALAR(SC_BOOL), .op = OP_SUM},   /* not a number that wraps */
+    {.input = SCALAR(SC_INT), .accumulator = SCALAR(SC_INT), .op = OP_MIN},
+    {.input = SCALAR(SC_INT), .accumulator = SCALAR(SC_INT), .op = OP_NONE},    /* a user fold */
+  };
+#undef SCALAR
+  const bool want[] = {true, true, true, true, false, false, false, false, false};
+  Spec spec = {.path = "unit", .reductions = r, .nreductions = (int)(sizeof r / sizeof r[0])};
+  layout_spec(&spec);
+  for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+    assert_int_equal(r[i].packs_in_ticket, want[i]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_reduction_read_plans),
     cmocka_unit_test(test_multi_input_read_plans),
+    cmocka_unit_test(test_packs_in_ticket),
     cmocka_unit_test(test_scalar_struct_layouts),
     cmocka_unit_test(test_nested_and_aligned),
     cmocka_unit_test(test_shuffle_plan_skips_padding),

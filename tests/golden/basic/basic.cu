@@ -151,9 +151,10 @@ static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 1));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -218,9 +219,10 @@ static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 4));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -285,9 +287,10 @@ static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_r
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 8));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -352,9 +355,10 @@ static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 16)
                                                       : basic::detail::element_groups_per_lane(c.items, 16));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -419,9 +423,10 @@ static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? basic::detail::groups_per_lane(c.items, 48)
                                                       : basic::detail::element_groups_per_lane(c.items, 6));
   size_t needed = basic::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

@@ -150,9 +150,10 @@ static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d
   size_t per_block = (size_t)c.block * (size_t)(vector ? cxx::detail::groups_per_lane(c.items, 48)
                                                       : cxx::detail::element_groups_per_lane(c.items, 24));
   size_t needed = cxx::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -217,9 +218,10 @@ static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, 
   size_t per_block = (size_t)c.block * (size_t)(vector ? cxx::detail::groups_per_lane(c.items, 16)
                                                       : cxx::detail::element_groups_per_lane(c.items, 4));
   size_t needed = cxx::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -284,9 +286,10 @@ static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, v
   size_t per_block = (size_t)c.block * (size_t)(vector ? cxx::detail::groups_per_lane(c.items, 16)
                                                       : cxx::detail::element_groups_per_lane(c.items, 16));
   size_t needed = cxx::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

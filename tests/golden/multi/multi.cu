@@ -150,9 +150,10 @@ static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, si
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::sdot_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -217,9 +218,10 @@ static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, si
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::wide_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -482,9 +484,10 @@ static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, co
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 112)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::masked_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -549,9 +552,10 @@ static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_
   size_t per_block = (size_t)c.block * (size_t)(vector ? multi::detail::groups_per_lane(c.items, 32)
                                                       : multi::detail::element_groups_per_lane(c.items, multi::detail::pairs_op::element_bytes));
   size_t needed = multi::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

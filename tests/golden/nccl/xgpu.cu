@@ -303,9 +303,10 @@ static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_ou
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -413,9 +414,10 @@ static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_resu
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -604,9 +606,10 @@ static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -786,9 +789,10 @@ static cudaError_t xgpu_clamped_enqueue(const float *d_in, size_t n, const MinMa
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::clamped_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -968,9 +972,10 @@ static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 80)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 20));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1158,9 +1163,10 @@ static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t 
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
                                                       : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::idot_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1268,9 +1274,10 @@ static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, siz
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 32)
                                                       : xgpu::detail::element_groups_per_lane(c.items, xgpu::detail::fdot_op::element_bytes));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1458,9 +1465,10 @@ static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, voi
   size_t per_block = (size_t)c.block * (size_t)(vector ? xgpu::detail::groups_per_lane(c.items, 16)
                                                       : xgpu::detail::element_groups_per_lane(c.items, 4));
   size_t needed = xgpu::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

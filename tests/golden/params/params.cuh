@@ -1316,6 +1316,18 @@ __device__ __forceinline__ unsigned long long take_ticket(unsigned long long *ti
 #endif
 }
 
+/* Adds `add` to a 64-bit word with a relaxed atomic and returns what it
+ * held (packs_in_ticket: no other write needs ordering against it). */
+__device__ __forceinline__ unsigned long long add_relaxed(unsigned long long *word, unsigned long long add) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  unsigned long long seen;
+  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(seen) : "l"(word), "l"(add) : "memory");
+  return seen;
+#else
+  return atomicAdd(word, add);
+#endif
+}
+
 /* Folds in[begin, end) into one value in the calling thread; false when
  * the range is empty. The head and the tail, at most 15 elements each. */
 template <class Op>
@@ -1378,6 +1390,60 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     return;
   }
   /* every block has groups (the grid counts only blocks with a share) */
+  if constexpr (Op::packs_in_ticket) {
+    /* Integer sums of up to 32 bits: each block adds its partial times
+     * 2^32 plus 1 to the sum word, whose low half counts the blocks and
+     * whose high half sums the partials modulo 2^32, and the block that
+     * draws the last count has the total in the atomic's answer: no round
+     * of partial loads, no merging block, no release. The ticket word is
+     * taken beside it only to tell garbage from a clean d_temp. (H100:
+     * bench/merge_floor.cu's packed merge left 87 to 103 % of the read
+     * ceiling kernel at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
+     * bench/RESULTS.md, session 24.) */
+    if (threadIdx.x == 0) {
+      if (blockIdx.x == 0) { /* the sum's order does not matter: the head and the tail join block 0's */
+        A h, t;
+        if (fold_range<Op>(in, 0, head, &h))
+          v = Op::combine(h, v);
+        if (fold_range<Op>(in, tail, n, &t))
+          v = Op::combine(v, t);
+      }
+      unsigned long long *sum_word = ticket - 1;
+      const unsigned long long add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
+      const unsigned long long summed = add_relaxed(sum_word, add);
+      const unsigned long long seen = add_relaxed(ticket, 1ULL);
+      int role = 0;
+      if ((seen & ~ticket_count_mask) == ticket_clean) {
+        if ((summed & 0xffffffffULL) == gridDim.x - 1) { /* every other block has added its partial */
+          *out = static_cast<A>(static_cast<unsigned int>((summed + add) >> 32));
+          *sum_word = 0;
+        }
+        if ((seen & ticket_count_mask) == gridDim.x - 1)
+          *ticket = ticket_clean;
+      } else { /* garbage: the flags, and block 0 merges the partials */
+        partials[blockIdx.x] = v;
+        __threadfence(); /* the partial before the flag */
+        *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
+        role = blockIdx.x == 0 ? 2 : 0;
+      }
+      if (blockIdx.x == 0)
+        merger = role;
+    }
+    if (blockIdx.x != 0)
+      return;
+    __syncthreads(); /* also frees scratch */
+    if (merger == 0)
+      return;
+    wait_for_flags<BLOCK>(flags, tag, gridDim.x);
+    const A m = merge_in_order<Op, BLOCK>(partials, gridDim.x, scratch);
+    clear_flags<BLOCK>(flags, gridDim.x);
+    if (threadIdx.x == 0) {
+      *out = m;
+      *(ticket - 1) = 0;
+      *ticket = ticket_clean;
+    }
+    return;
+  }
   if (threadIdx.x == 0) {
     if (blockIdx.x == 0) {
       A h, t;
@@ -1429,6 +1495,8 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     clear_flags<BLOCK>(flags, gridDim.x);
   if (threadIdx.x == 0) {
     *out = m;
+    if (role == 2) /* a clean ticket word promises a clear sum word (packs_in_ticket) */
+      *(ticket - 1) = 0;
     *ticket = ticket_clean;
   }
 }
@@ -2829,6 +2897,7 @@ struct scaled_op {
   static constexpr size_t element_bytes = sizeof(float);
   typedef float acc_type;
   static constexpr bool commutative = true;
+  static constexpr bool packs_in_ticket = false;
   static __host__ __device__ __forceinline__ acc_type identity() {
     acc_type r;
     r = static_cast<float>(0x0p+0);
@@ -2871,6 +2940,7 @@ struct lastmax_op {
   typedef float input_type;
   typedef Pick acc_type;
   static constexpr bool commutative = true;
+  static constexpr bool packs_in_ticket = false;
   static __host__ __device__ __forceinline__ acc_type identity() {
     acc_type r;
     r.value = static_cast<float>(0x0p+0);
@@ -2903,6 +2973,7 @@ struct lastabove_op {
   static constexpr size_t element_bytes = sizeof(float) + sizeof(float);
   typedef Pick acc_type;
   static constexpr bool commutative = false;
+  static constexpr bool packs_in_ticket = false;
   static __host__ __device__ __forceinline__ acc_type identity() {
     acc_type r;
     r.value = static_cast<float>(0x0p+0);

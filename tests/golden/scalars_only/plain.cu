@@ -150,9 +150,10 @@ static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, v
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 1));
   size_t needed = plain::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -217,9 +218,10 @@ static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 2));
   size_t needed = plain::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -284,9 +286,10 @@ static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *
   size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
                                                       : plain::detail::element_groups_per_lane(c.items, 8));
   size_t needed = plain::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

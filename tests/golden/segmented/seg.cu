@@ -150,9 +150,10 @@ static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 1));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -415,9 +416,10 @@ static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -680,9 +682,10 @@ static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 48)
                                                       : seg::detail::element_groups_per_lane(c.items, 12));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -945,9 +948,10 @@ static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void 
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1012,9 +1016,10 @@ static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, 
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1277,9 +1282,10 @@ static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_
   size_t per_block = (size_t)c.block * (size_t)(vector ? seg::detail::groups_per_lane(c.items, 16)
                                                       : seg::detail::element_groups_per_lane(c.items, 4));
   size_t needed = seg::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

@@ -150,9 +150,10 @@ static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_o
   size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 16)
                                                       : tagged::detail::element_groups_per_lane(c.items, 4));
   size_t needed = tagged::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -209,9 +210,10 @@ static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window
   size_t per_block = (size_t)c.block * (size_t)(vector ? tagged::detail::groups_per_lane(c.items, 80)
                                                       : tagged::detail::element_groups_per_lane(c.items, 20));
   size_t needed = tagged::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

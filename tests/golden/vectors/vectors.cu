@@ -150,9 +150,10 @@ static cudaError_t vectors_sum4_enqueue(const float4 *d_in, size_t n, float4 *d_
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 16)
                                                       : vectors::detail::element_groups_per_lane(c.items, 16));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -217,9 +218,10 @@ static cudaError_t vectors_max2_enqueue(const int2 *d_in, size_t n, int2 *d_out,
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 16)
                                                       : vectors::detail::element_groups_per_lane(c.items, 8));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -284,9 +286,10 @@ static cudaError_t vectors_rgbsum_enqueue(const uchar3 *d_in, size_t n, uint3 *d
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 48)
                                                       : vectors::detail::element_groups_per_lane(c.items, 3));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -549,9 +552,10 @@ static cudaError_t vectors_hsum_enqueue(const __half2 *d_in, size_t n, __half2 *
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 16)
                                                       : vectors::detail::element_groups_per_lane(c.items, 4));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -616,9 +620,10 @@ static cudaError_t vectors_samples_enqueue(const Sample *d_in, size_t n, Sample 
   size_t per_block = (size_t)c.block * (size_t)(vector ? vectors::detail::groups_per_lane(c.items, 128)
                                                       : vectors::detail::element_groups_per_lane(c.items, 128));
   size_t needed = vectors::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket, and the tail may take the partial
-   * after the last block's */
-  const size_t most = (size_t)c.grid < max_grid - 1 ? (size_t)c.grid : max_grid - 1;
+  /* the last flag holds the ticket and the one before it the sum word
+   * (packs_in_ticket), and the tail may take the partial after the last
+   * block's */
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */

@@ -5,7 +5,8 @@
 // the blocks find their merger), an input at d_in + 1, two streams at once
 // with their own temp,
 // 10 repeated runs bitwise equal, bad arguments refused with nothing launched,
-// and NULL d_in with n = 0 and a misaligned d_temp accepted. Integer and
+// and NULL d_in with n = 0 and a misaligned d_temp accepted; then one temp
+// shared in turn by sums and a min after garbage. Integer and
 // ordered results must equal the CPU reference bit for bit; float inputs
 // are chosen so every summation order is exact, except the REAL cases,
 // which are checked against the documented error bound. One int8 sum runs
@@ -209,6 +210,66 @@ static void run_warp_block() {
   CUDA_CHECK(cudaFree(db));
 }
 
+// One temp shared in turn by reductions that merge in different ways: the
+// integer sums fold their partials into the ticket's atomic (a sum word
+// beside the ticket, packs_in_ticket), min takes the ticket and merges the
+// partials. Each must leave both words as the next one needs them, after
+// garbage and after each other.
+static void run_shared_temp() {
+  const size_t n = (1u << 20) + 7;
+  std::unique_ptr<int32_t[]> h32(new int32_t[n]);
+  std::unique_ptr<int8_t[]> h8(new int8_t[n]);
+  fill(h32.get(), n, GENERAL, 0x7e3);
+  fill(h8.get(), n, GENERAL, 0x7e4);
+  const int32_t want_sum = r_signed_sum_int32_t_host(h32.get(), n), want_min = r_signed_min_int32_t_host(h32.get(), n);
+  const int8_t want_sum8 = r_signed_sum_int8_t_host(h8.get(), n);
+  int32_t *d32;
+  int8_t *d8;
+  CUDA_CHECK(cudaMalloc(&d32, n * sizeof(int32_t)));
+  CUDA_CHECK(cudaMalloc(&d8, n));
+  CUDA_CHECK(cudaMemcpy(d32, h32.get(), n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d8, h8.get(), n, cudaMemcpyHostToDevice));
+  size_t tb = r_signed_sum_int32_t_temp_bytes(n);
+  tb = tb > r_signed_min_int32_t_temp_bytes(n) ? tb : r_signed_min_int32_t_temp_bytes(n);
+  tb = tb > r_signed_sum_int8_t_temp_bytes(n) ? tb : r_signed_sum_int8_t_temp_bytes(n);
+  void *temp;
+  int32_t *out;
+  CUDA_CHECK(cudaMalloc(&temp, tb));
+  CUDA_CHECK(cudaMalloc(&out, 2 * sizeof(int32_t)));
+  int8_t *out8 = reinterpret_cast<int8_t *>(out + 1);
+  bool sums = true, mins = true, sums8 = true;
+  for (int round = 0; round < 12; ++round) {
+    if (round % 4 == 0)
+      CUDA_CHECK(cudaMemset(temp, 0xA5, tb)); /* garbage now and then */
+    CUDA_CHECK(cudaMemset(out, 0x5A, 2 * sizeof(int32_t)));
+    int32_t got = 0;
+    int8_t got8 = 0;
+    switch (round % 3) {
+    case 0:
+      CUDA_CHECK(r_signed_sum_int32_t(d32, n, out, temp, tb, 0));
+      CUDA_CHECK(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost));
+      sums = sums && got == want_sum;
+      break;
+    case 1:
+      CUDA_CHECK(r_signed_min_int32_t(d32, n, out, temp, tb, 0));
+      CUDA_CHECK(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost));
+      mins = mins && got == want_min;
+      break;
+    default:
+      CUDA_CHECK(r_signed_sum_int8_t(d8, n, out8, temp, tb, 0));
+      CUDA_CHECK(cudaMemcpy(&got8, out8, sizeof got8, cudaMemcpyDeviceToHost));
+      sums8 = sums8 && got8 == want_sum8;
+    }
+  }
+  check(sums, "shared temp", "int32 sums (merged in the ticket's atomic) after garbage and other reductions", n);
+  check(mins, "shared temp", "int32 mins (ticket merge) after garbage and the sums", n);
+  check(sums8, "shared temp", "int8 sums (merged in the ticket's atomic) after garbage and other reductions", n);
+  CUDA_CHECK(cudaFree(d32));
+  CUDA_CHECK(cudaFree(d8));
+  CUDA_CHECK(cudaFree(temp));
+  CUDA_CHECK(cudaFree(out));
+}
+
 // More than 2^31 elements: 64-bit indexing.
 static void run_huge() {
   const size_t n = (1ull << 31) + 5;
@@ -302,6 +363,7 @@ int main(int argc, char **argv) {
   }
   run_warp_block();
   run_grid_rule();
+  run_shared_temp();
   if (!small)
     run_huge();
   std::printf("reduce: %ld passed, %ld failed\n", passed, failed);
