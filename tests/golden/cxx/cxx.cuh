@@ -1460,7 +1460,10 @@ __device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, siz
  * the flags and the ticket word. Only garbage whose upper 48 bits spell the
  * clean word, or a flag equal to the tag (2^-64), would be misread. Waiting
  * is safe: the grid never exceeds what the device holds at once and only
- * block 0 waits. */
+ * block 0 waits. Integer sums of up to 32 bits take the same steps, but
+ * on a clean d_temp no block merges: the sum word beside the ticket, which
+ * every path that leaves the ticket clean also leaves 0, adds up their
+ * partials (below). */
 template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
 __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
                                               typename Op::acc_type *out, typename Op::acc_type *partials,
@@ -1496,73 +1499,49 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     return;
   }
   /* every block has groups (the grid counts only blocks with a share) */
-  if constexpr (Op::packs_in_ticket) {
-    /* Integer sums of up to 32 bits: each block adds its partial times
-     * 2^32 plus 1 to the sum word, whose low half counts the blocks and
-     * whose high half sums the partials modulo 2^32, and the block that
-     * draws the last count has the total in the atomic's answer: no round
-     * of partial loads, no merging block, no release. The ticket word is
-     * taken beside it only to tell garbage from a clean d_temp. (H100:
-     * bench/merge_floor.cu's packed merge left 87 to 103 % of the read
-     * ceiling kernel at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
-     * bench/RESULTS.md, session 24.) */
-    if (threadIdx.x == 0) {
-      if (blockIdx.x == 0) { /* the sum's order does not matter: the head and the tail join block 0's */
-        A h, t;
-        if (fold_range<Op>(in, 0, head, &h))
-          v = Op::combine(h, v);
-        if (fold_range<Op>(in, tail, n, &t))
-          v = Op::combine(v, t);
-      }
-      unsigned long long *sum_word = ticket - 1;
-      const unsigned long long add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
-      const unsigned long long summed = add_relaxed(sum_word, add);
-      const unsigned long long seen = add_relaxed(ticket, 1ULL);
-      int role = 0;
-      if ((seen & ~ticket_count_mask) == ticket_clean) {
-        if ((summed & 0xffffffffULL) == gridDim.x - 1) { /* every other block has added its partial */
-          *out = static_cast<A>(static_cast<unsigned int>((summed + add) >> 32));
-          *sum_word = 0;
-        }
-        if ((seen & ticket_count_mask) == gridDim.x - 1)
-          *ticket = ticket_clean;
-      } else { /* garbage: the flags, and block 0 merges the partials */
-        partials[blockIdx.x] = v;
-        __threadfence(); /* the partial before the flag */
-        *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
-        role = blockIdx.x == 0 ? 2 : 0;
-      }
-      if (blockIdx.x == 0)
-        merger = role;
-    }
-    if (blockIdx.x != 0)
-      return;
-    __syncthreads(); /* also frees scratch */
-    if (merger == 0)
-      return;
-    wait_for_flags<BLOCK>(flags, tag, gridDim.x);
-    const A m = merge_in_order<Op, BLOCK>(partials, gridDim.x, scratch);
-    clear_flags<BLOCK>(flags, gridDim.x);
-    if (threadIdx.x == 0) {
-      *out = m;
-      *(ticket - 1) = 0;
-      *ticket = ticket_clean;
-    }
-    return;
-  }
   if (threadIdx.x == 0) {
     if (blockIdx.x == 0) {
       A h, t;
       if (fold_range<Op>(in, 0, head, &h))
         v = Op::combine(h, v);
-      if (fold_range<Op>(in, tail, n, &t))
-        partials[gridDim.x] = t;
+      if (fold_range<Op>(in, tail, n, &t)) {
+        if constexpr (Op::packs_in_ticket) /* a sum: the tail joins block 0's partial */
+          v = Op::combine(v, t);
+        else
+          partials[gridDim.x] = t;
+      }
     }
     partials[blockIdx.x] = v;
-    const unsigned long long seen = take_ticket(ticket);
+    /* Integer sums of up to 32 bits (packs_in_ticket) also add their
+     * partial times 2^32 plus 1 to the sum word beside the ticket, whose low
+     * half counts the blocks and whose high half sums the partials modulo
+     * 2^32: the block that draws its last count has the total in the
+     * atomic's answer, and no block merges. Both atomics are relaxed and in
+     * flight together; the ticket only tells garbage from a clean d_temp.
+     * (H100: the same merge beside the read ceiling kernel's stream left 87
+     * to 103 % of it at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
+     * bench/merge_floor.cu, bench/RESULTS.md, session 24.) */
+    unsigned long long seen, summed = 0, add = 0;
+    if constexpr (Op::packs_in_ticket) {
+      add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
+      summed = add_relaxed(ticket - 1, add);
+      seen = add_relaxed(ticket, 1ULL);
+    } else {
+      seen = take_ticket(ticket);
+    }
     int role;
     if ((seen & ~ticket_count_mask) == ticket_clean) {
-      role = (seen & ticket_count_mask) == gridDim.x - 1;
+      const bool last = (seen & ticket_count_mask) == gridDim.x - 1;
+      role = last;
+      if constexpr (Op::packs_in_ticket) {
+        role = 0;
+        if ((summed & 0xffffffffULL) == gridDim.x - 1) { /* every other block has added its partial */
+          *out = static_cast<A>(static_cast<unsigned int>((summed + add) >> 32));
+          *(ticket - 1) = 0;
+        }
+        if (last)
+          *ticket = ticket_clean;
+      }
     } else {
       __threadfence(); /* the partial before the flag */
       *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
@@ -1574,7 +1553,7 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   const int role = merger;
   if (role == 0)
     return;
-  const unsigned int nparts = gridDim.x + (tail < n ? 1u : 0u);
+  const unsigned int nparts = gridDim.x + (!Op::packs_in_ticket && tail < n ? 1u : 0u);
   if (role == 2)
     wait_for_flags<BLOCK>(flags, tag, gridDim.x);
   /* else thread 0's ticket acquired the partials, and the barrier above
