@@ -347,7 +347,8 @@ static void json_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
     put_json_string(b, type_cuda_spelling(&r->params));
   else
     buf_put(b, "null");
-  buf_printf(b, ",\n     \"commutative\": %s, \"cpu_reference\": ", r->commutative ? "true" : "false");
+  buf_printf(b, ",\n     \"commutative\": %s, \"merge\": \"%s\", \"cpu_reference\": ",
+             r->commutative ? "true" : "false", r->packs_in_ticket ? "in_ticket_atomic" : "last_block");
   if (r->host_reference)
     put_json_string(b, arena_printf("%s_%s_host", spec->module, r->name));
   else
