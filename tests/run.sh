@@ -963,6 +963,14 @@ b b.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" 
   expect_error "bench segmented_ab.sh build: a name with a space is refused" \
     "segmented_ab.sh: a build's name is letters, digits, _ and -" env AB="$abdir" sh bench/segmented_ab.sh build "a b"
 
+  # the merge probes need no generated module, so they build wherever nvcc is
+  local probes=$WORK/bench/probes
+  if out=$(make -s -C bench OUT="$probes" "$probes/merge_floor" "$probes/merge_parts" 2>&1); then
+    ok "bench: merge_floor.cu and merge_parts.cu build"
+  else
+    fail "bench: the merge probes do not build" "$out"
+  fi
+
   local fetch=$WORK/bench/fetch
   mkdir -p "$fetch/.cccl"
   cp bench/fetch_cccl.sh "$fetch/"
