@@ -13,14 +13,7 @@
 #include <vector>
 #include "bench.cuh"
 
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "cuda_check.cuh"
 
 #include "cub_ops.cuh" // CUB's side: the same operators
 

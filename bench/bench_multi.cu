@@ -15,14 +15,7 @@
 #include <thrust/tuple.h>
 #include "benchmulti.h"
 
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "cuda_check.cuh"
 #define CUBLAS_CHECK(call)                                                   \
   do {                                                                       \
     if ((call) != CUBLAS_STATUS_SUCCESS) {                                   \

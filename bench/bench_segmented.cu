@@ -17,14 +17,7 @@
 #include <vector>
 #include "benchseg.cuh"
 
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "cuda_check.cuh"
 
 #define FIXED_SIZE_API (CUB_VERSION >= 300200)
 

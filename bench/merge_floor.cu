@@ -67,20 +67,6 @@ __global__ void read_packed(const int4 *__restrict__ p, size_t n4, unsigned long
 // beside the call's 64-bit tag, each word one single-copy-atomic b128 store,
 // so no release has to order the partial before a relaxed ticket; the last
 // block loads each word until its tag is the call's (an XOR partial here).
-__device__ __forceinline__ void store_word(unsigned long long *w, unsigned long long payload, unsigned long long tag) {
-  asm volatile("{ .reg .b128 v; mov.b128 v, {%1, %2}; st.relaxed.gpu.global.b128 [%0], v; }" ::"l"(w), "l"(payload),
-               "l"(tag)
-               : "memory");
-}
-__device__ __forceinline__ unsigned long long load_word(const unsigned long long *w, unsigned long long *tag) {
-  unsigned long long payload, t;
-  asm volatile("{ .reg .b128 v; ld.relaxed.gpu.global.b128 v, [%2]; mov.b128 {%0, %1}, v; }"
-               : "=l"(payload), "=l"(t)
-               : "l"(w)
-               : "memory");
-  *tag = t;
-  return payload;
-}
 __global__ void read_tagged(const int4 *__restrict__ p, size_t n4, unsigned long long *words, unsigned int *ticket,
                             unsigned long long tag, int *out) {
   __shared__ int s[32];

@@ -39,21 +39,6 @@ __device__ __forceinline__ unsigned int ticket_relaxed(unsigned int *ticket) {
   return t;
 }
 
-__device__ __forceinline__ void store_word(unsigned long long *w, unsigned long long payload, unsigned long long tag) {
-  asm volatile("{ .reg .b128 v; mov.b128 v, {%1, %2}; st.relaxed.gpu.global.b128 [%0], v; }" ::"l"(w), "l"(payload),
-               "l"(tag)
-               : "memory");
-}
-__device__ __forceinline__ unsigned long long load_word(const unsigned long long *w, unsigned long long *tag) {
-  unsigned long long payload, t;
-  asm volatile("{ .reg .b128 v; ld.relaxed.gpu.global.b128 v, [%2]; mov.b128 {%0, %1}, v; }"
-               : "=l"(payload), "=l"(t)
-               : "l"(w)
-               : "memory");
-  *tag = t;
-  return payload;
-}
-
 /* Threads of the last block that found a word not yet there (early). */
 __device__ unsigned int late_words;
 

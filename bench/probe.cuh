@@ -1,18 +1,11 @@
 // What the merge probes (merge_floor.cu, merge_parts.cu) share: the error
-// check, the launch floor's empty kernel, the block's XOR or sum, the input
-// and the event timer.
+// check, the launch floor's empty kernel, the block's XOR or sum, the tagged
+// words, the input and the event timer.
 #pragma once
 #include <cstdio>
 #include <cstdlib>
 
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "cuda_check.cuh"
 
 __global__ void empty_kernel() {}
 
@@ -34,6 +27,25 @@ template <bool SUM = false> __device__ int block_fold(int v, int *s) {
     }
   }
   return v;
+}
+
+// A partial in a 16-byte word beside the call's 64-bit tag, stored and
+// loaded whole (one single-copy-atomic b128 access), so a reader that sees
+// the tag sees the payload (merge_floor.cu's read_tagged, merge_parts.cu's
+// early).
+__device__ __forceinline__ void store_word(unsigned long long *w, unsigned long long payload, unsigned long long tag) {
+  asm volatile("{ .reg .b128 v; mov.b128 v, {%1, %2}; st.relaxed.gpu.global.b128 [%0], v; }" ::"l"(w), "l"(payload),
+               "l"(tag)
+               : "memory");
+}
+__device__ __forceinline__ unsigned long long load_word(const unsigned long long *w, unsigned long long *tag) {
+  unsigned long long payload, t;
+  asm volatile("{ .reg .b128 v; ld.relaxed.gpu.global.b128 v, [%2]; mov.b128 {%0, %1}, v; }"
+               : "=l"(payload), "=l"(t)
+               : "l"(w)
+               : "memory");
+  *tag = t;
+  return payload;
 }
 
 __device__ unsigned int hash32(size_t i) {
