@@ -2,7 +2,9 @@
  *   <module>.h   #include <nccl.h> and the declarations of M_R_nccl and
  *                M_R_combine_nccl with their temp_bytes;
  *   <module>.cu  the schedule (plain C), NCCL as its transport, and per
- *                reduction the kernels and the host API.
+ *                reduction the kernels and the host API; and the device
+ *                path: M_nccl_window (symmetric memory and NCCL 2.28's
+ *                device API) and each reduction's _nccl_window forms.
  * A module without the key gets none of it and never names NCCL. The code
  * is in templates/nccl.cu.tmpl; this file picks the parts. */
 #include "gpugen.h"
@@ -21,6 +23,18 @@ void emit_nccl_include(const Spec *spec, Buf *b) {
     buf_put(b, "#include <nccl.h> /* \"nccl\": true: the reductions across GPUs */\n");
 }
 
+/* The window every _nccl_window form takes, once per module (M.h). */
+void emit_nccl_window_declarations(const Spec *spec, Buf *b) {
+  if (!spec_uses_nccl(spec))
+    return;
+  const char *m = spec->module;
+  buf_printf(b, "\n/* The device path across GPUs (docs/emitted.md): a window of symmetric memory on every rank of\n"
+                " * comm, made and destroyed by all ranks together, each from its own thread or process. */\n");
+  buf_printf(b, "typedef struct %s_nccl_window %s_nccl_window;\n", m, m);
+  buf_printf(b, "ncclResult_t %s_nccl_window_create(ncclComm_t comm, size_t bytes, %s_nccl_window **out);\n", m, m);
+  buf_printf(b, "ncclResult_t %s_nccl_window_destroy(%s_nccl_window *win);\n", m, m);
+}
+
 /* d_params: the reduction's device input parameters as its flat form takes
  * them (one array, or one per entry of an "input" list); params: its
  * ", const P *params" after n, or "". */
@@ -36,6 +50,12 @@ void emit_nccl_declarations(const Spec *spec, const Reduction *r, const char *d_
   buf_printf(b, "size_t %s_%s_combine_nccl_temp_bytes(size_t count, int nranks);\n", m, r->name);
   buf_printf(b, "ncclResult_t %s_%s_combine_nccl(const %s *d_partials, size_t count, %s *d_out, void *d_temp,\n"
                 "    size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);\n", m, r->name, acc, acc);
+  buf_printf(b, "size_t %s_%s_nccl_window_bytes(size_t n, int nranks);\n", m, r->name);
+  buf_printf(b, "ncclResult_t %s_%s_nccl_window(%s, size_t n%s, %s *d_out, %s_nccl_window *win,\n"
+                "    cudaStream_t stream);\n", m, r->name, d_params, params, acc, m);
+  buf_printf(b, "size_t %s_%s_combine_nccl_window_bytes(size_t count, int nranks);\n", m, r->name);
+  buf_printf(b, "ncclResult_t %s_%s_combine_nccl_window(const %s *d_partials, size_t count, %s *d_out,\n"
+                "    %s_nccl_window *win, cudaStream_t stream);\n", m, r->name, acc, acc, m);
 }
 
 /* The NCCL type and operator that compute r exactly, when its accumulator
@@ -70,6 +90,7 @@ void emit_nccl_support(const Spec *spec, Buf *b) {
   if (!spec_uses_nccl(spec))
     return;
   template_emit(b, TMPL, "common", NULL);
+  template_emit(b, TMPL, "window_common", (const char *[]){"M", spec->module, NULL});
   for (int i = 0; i < spec->nreductions; i++)
     if (spec->reductions[i].nccl && !nccl_type(&spec->reductions[i])) {
       template_emit(b, TMPL, "schedule", NULL);
@@ -102,6 +123,23 @@ void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv) {
     all[i] = kv[i];
   for (int i = 0; i < nextra; i++)
     all[n + i] = extra[i];
+  template_emit(b, TMPL, "record", all);
   template_emit(b, TMPL, type ? "global_allreduce" : "global_gather", all);
   template_emit(b, TMPL, type ? "combine_allreduce" : "combine_schedule", all);
+  template_emit(b, TMPL, "window", all);
+}
+
+/* Once per module, after the reductions: making the window, whose record
+ * slots fit the largest reduction's record. */
+void emit_nccl_window_create(const Spec *spec, Buf *b) {
+  if (!spec_uses_nccl(spec))
+    return;
+  Buf sizes = {0};
+  for (int i = 0; i < spec->nreductions; i++)
+    if (spec->reductions[i].nccl)
+      buf_printf(&sizes, "%ssizeof(%s_%s_nccl_record)", sizes.len ? ", " : "", spec->module,
+                 spec->reductions[i].name);
+  const char *record_sizes = arena_strdup(sizes.data);
+  buf_free(&sizes);
+  template_emit(b, TMPL, "window_create", (const char *[]){"M", spec->module, "RECORD_SIZES", record_sizes, NULL});
 }

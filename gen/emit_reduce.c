@@ -413,6 +413,7 @@ static void emit_segmented_declarations(const Spec *spec, const Reduction *r, Bu
 }
 
 void emit_reduce_declarations(const Spec *spec, Buf *b) {
+  emit_nccl_window_declarations(spec, b);
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
     const char *m = spec->module, *acc = type_c_spelling(&r->accumulator);
@@ -509,4 +510,5 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
       template_emit(b, "reduce.cuh.tmpl", "segmented_host_reference", kv);
     emit_nccl_reduction(r, b, kv);
   }
+  emit_nccl_window_create(spec, b);
 }

@@ -248,7 +248,9 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
                scalar_info[r->offset].spelling, spec->module, r->name);
   if (r->nccl)
     buf_printf(b, "  across GPUs (NCCL): %s_%s_nccl (rank 0's data, then rank 1's, ...) and %s_%s_combine_nccl "
-               "(element-wise, in rank order)\n", spec->module, r->name, spec->module, r->name);
+               "(element-wise, in rank order); the device path %s_%s_nccl_window and %s_%s_combine_nccl_window "
+               "(a %s_nccl_window, NCCL 2.28's device API)\n", spec->module, r->name, spec->module, r->name,
+               spec->module, r->name, spec->module, r->name, spec->module);
   const ReadPlan *p = &r->read;
   if (r->ninputs > 1 && p->per_group)
     buf_printf(b, "  read plan: groups of %d elements of each array (%d bytes, %d x 16-byte loads in all), after a "
@@ -360,8 +362,9 @@ static void json_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
     buf_put(b, "null");
   buf_put(b, ", \"nccl\": ");
   if (r->nccl)
-    buf_printf(b, "{\"global\": \"%s_%s_nccl\", \"combine\": \"%s_%s_combine_nccl\"}", spec->module, r->name,
-               spec->module, r->name);
+    buf_printf(b, "{\"global\": \"%s_%s_nccl\", \"combine\": \"%s_%s_combine_nccl\", "
+               "\"global_window\": \"%s_%s_nccl_window\", \"combine_window\": \"%s_%s_combine_nccl_window\"}",
+               spec->module, r->name, spec->module, r->name, spec->module, r->name, spec->module, r->name);
   else
     buf_put(b, "null");
   const ReadPlan *p = &r->read;

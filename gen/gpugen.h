@@ -180,10 +180,12 @@ void emit_reduce_host(const Spec *spec, Buf *b);
 /* emit_nccl.c: the reductions across GPUs ("nccl": true); nothing otherwise */
 bool spec_uses_nccl(const Spec *spec);
 void emit_nccl_include(const Spec *spec, Buf *b);                                   /* <module>.h */
+void emit_nccl_window_declarations(const Spec *spec, Buf *b);                       /* <module>.h */
 void emit_nccl_declarations(const Spec *spec, const Reduction *r, const char *d_params, const char *params,
                             Buf *b); /* <module>.h */
 void emit_nccl_support(const Spec *spec, Buf *b);                                   /* <module>.cu, once */
 void emit_nccl_reduction(const Reduction *r, Buf *b, const char *const *kv);        /* <module>.cu */
+void emit_nccl_window_create(const Spec *spec, Buf *b);                             /* <module>.cu, last */
 /* shared by the emitters (emit_common.c) */
 const char *module_guard(const Spec *spec);           /* upper-case module name for include guards */
 const char *type_c_spelling(const TypeRef *r);        /* in plain C */

@@ -129,6 +129,141 @@ inline bool nccl_partly_overlap(const void *a, const void *b, size_t bytes) {
   return x != y && x < y + bytes && y < x + bytes;
 }
 
+/* A CUDA failure as NCCL reports it; the CUDA error stays readable through
+ * cudaGetLastError (peeked, not cleared). */
+inline ncclResult_t nccl_cuda_result(cudaError_t err) { return err == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError; }
+
+inline char *nccl_align_up(void *p, size_t align) { return (char *)(((uintptr_t)p + align - 1) / align * align); }
+
+} // namespace
+
+/* ---- the device path: xgpu_nccl_window and the _nccl_window forms ----
+ * NCCL 2.28's device API: each rank's window is symmetric memory that every
+ * rank of the communicator reaches with plain loads and stores (NCCL's LSA
+ * team: NVLink or PCIe peers of one node), and its barriers run inside a
+ * kernel. So the exchange between ranks happens in the module's own kernels,
+ * with no collective launched from the host. Each rank's window:
+ *   [0, 256)                            the number of global calls so far
+ *   [256, 256 + 2 * nranks * stride)     two buffers of nranks records (a
+ *                                       global call's exchange), taken in turn
+ *   [data_offset, data_offset + data_bytes)
+ *                                       the data region: a global call's local
+ *                                       result and temp, or a combine's slots
+ * Every call leaves no rank reading or writing another's data region once it
+ * returns on any rank, so one window serves every reduction of the module in
+ * turn (on one stream at a time, like a d_temp). */
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && __has_include(<nccl_device.h>)
+#define GPUGEN_NCCL_DEVICE_API 1
+/* NCCL's device headers leave parameters unused; the host compiler's
+ * -Wextra would stop a -Werror build in them */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#  include <nccl_device.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#else
+#define GPUGEN_NCCL_DEVICE_API 0
+#endif
+
+struct xgpu_nccl_window {
+  ncclComm_t comm;
+  int rank, nranks;
+  int ctas;              /* a combine's largest grid: the fewest SMs of any rank (one LSA barrier each) */
+  bool early_launch;     /* the device runs dependent launches (sm_90 and later) */
+  char *base;            /* this rank's window */
+  size_t bytes;          /* the whole window, the same on every rank */
+  size_t record_stride;  /* bytes per record: the module's largest */
+  size_t data_offset, data_bytes;
+#if GPUGEN_NCCL_DEVICE_API
+  ncclWindow_t window;
+  ncclDevComm dev;
+#endif
+};
+
+namespace {
+
+constexpr size_t nccl_window_control = 256; /* the call count, then the records */
+
+__host__ __device__ inline size_t nccl_round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+/* A combine moves each rank's chunk in tiles of about 64 KiB, whole 16-byte
+ * words of whole elements, and tile t of every chunk belongs to block
+ * t % grid on every rank: the block that writes a tile into a peer's window
+ * is the one whose barrier the peer's same block waits for. */
+constexpr size_t nccl_gcd(size_t a, size_t b) { return b ? nccl_gcd(b, a % b) : a; }
+template <size_t S> struct nccl_tile {
+  static constexpr size_t unit = 16 / nccl_gcd(S, 16);
+  static constexpr size_t elems = ((65536 / S > 0 ? 65536 / S : 1) + unit - 1) / unit * unit;
+};
+
+/* Bytes per rank's slot in a combine: the longest chunk, 256-aligned. */
+__host__ __device__ inline size_t nccl_slot_bytes(size_t count, int nranks, size_t elem_bytes) {
+  return nccl_round_up((count / (size_t)nranks + (count % (size_t)nranks ? 1 : 0)) * elem_bytes, 256);
+}
+
+/* Chunk q of count elements (as gpugen_nccl_chunk: the first count % nranks
+ * chunks take one more). */
+__host__ __device__ inline void nccl_window_chunk(size_t count, int nranks, int q, size_t *offset, size_t *length) {
+  size_t base = count / (size_t)nranks, extra = count % (size_t)nranks, uq = (size_t)q;
+  *offset = base * uq + (uq < extra ? uq : extra);
+  *length = base + (uq < extra ? 1 : 0);
+}
+
+/* A block copies `bytes` in the widest words both ends allow, eight loads
+ * in flight per thread (a peer's memory is a link away; a 64 KiB tile is
+ * eight 16-byte words for each of 512 threads). */
+template <class W> __device__ __forceinline__ size_t nccl_copy_words(char *dst, const char *src, size_t bytes) {
+  W *d = (W *)dst;
+  const W *s = (const W *)src;
+  const size_t n = bytes / sizeof(W), step = blockDim.x;
+  size_t i = threadIdx.x;
+  for (; i + 7 * step < n; i += 8 * step) {
+    W v[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+      v[k] = s[i + k * step];
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+      d[i + k * step] = v[k];
+  }
+  for (; i < n; i += step)
+    d[i] = s[i];
+  return n * sizeof(W);
+}
+__device__ inline void nccl_block_copy(char *dst, const char *src, size_t bytes) {
+  const uintptr_t a = (uintptr_t)dst | (uintptr_t)src;
+  size_t done = a % 16 == 0 ? nccl_copy_words<uint4>(dst, src, bytes)
+              : a % 8 == 0  ? nccl_copy_words<uint2>(dst, src, bytes)
+              : a % 4 == 0  ? nccl_copy_words<unsigned int>(dst, src, bytes)
+                            : 0;
+  for (size_t i = done + threadIdx.x; i < bytes; i += blockDim.x)
+    dst[i] = src[i];
+}
+
+#if GPUGEN_NCCL_DEVICE_API
+/* The one-warp exchange after a local reduction, launched so that on sm_90
+ * and later it starts while the reduction's last blocks run
+ * (programmatic dependent launch) and waits for them inside. */
+template <class... Params, class... Args>
+cudaError_t nccl_launch_dependent(const xgpu_nccl_window *win, void (*kernel)(Params...), cudaStream_t stream,
+                                  Args... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(32);
+  config.stream = stream;
+  cudaLaunchAttribute early[1];
+  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = early;
+  config.numAttrs = win->early_launch ? 1 : 0;
+  cudaError_t err = cudaLaunchKernelEx(&config, kernel, args...);
+  return err == cudaSuccess ? cudaPeekAtLastError() : err;
+}
+#endif
+
 } // namespace
 
 /* ---- the cross-GPU schedule of M_R_combine_nccl (plain C) ----
@@ -230,12 +365,6 @@ static int gpugen_nccl_combine_step(const gpugen_nccl_plan *p, int step, const g
 /* ---- NCCL as the schedule's transport (the all-gather form uses it too) ---- */
 namespace {
 
-/* A CUDA failure as NCCL reports it; the CUDA error stays readable through
- * cudaGetLastError (peeked, not cleared). */
-inline ncclResult_t nccl_cuda_result(cudaError_t err) { return err == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError; }
-
-inline char *nccl_align_up(void *p, size_t align) { return (char *)(((uintptr_t)p + align - 1) / align * align); }
-
 
 struct NcclTransport {
   ncclComm_t comm;
@@ -333,6 +462,39 @@ extern "C" long long xgpu_total_host(const int *h_in, size_t n) {
   return acc;
 }
 
+/* ---- total: what each rank contributes to a global reduction ---- */
+namespace {
+
+/* One rank's contribution to xgpu_total_nccl and xgpu_total_nccl_window: its
+ * local result and its n (argmin/argmax shift indices by the counts of the
+ * ranks before). */
+struct xgpu_total_nccl_record {
+  long long acc;
+  unsigned long long n;
+};
+
+/* The local result's index in the concatenation, given the count before. */
+__device__ __forceinline__ long long xgpu_total_nccl_shift(long long a, unsigned long long before) {
+  (void)before;
+  return a;
+}
+
+/* The same records folded in rank order, with the same code on every rank:
+ * the same bits everywhere. */
+__device__ long long xgpu_total_nccl_fold_records(const char *first, size_t stride, int nranks) {
+  const xgpu_total_nccl_record *r = (const xgpu_total_nccl_record *)first;
+  long long acc = xgpu_total_nccl_shift(r->acc, 0);
+  unsigned long long before = r->n;
+  for (int q = 1; q < nranks; ++q) {
+    r = (const xgpu_total_nccl_record *)(first + (size_t)q * stride);
+    acc = xgpu::detail::total_op::combine(acc, xgpu_total_nccl_shift(r->acc, before));
+    before += r->n;
+  }
+  return acc;
+}
+
+} // namespace
+
 /* ---- total_nccl: the local reduction, then ncclAllReduce of the one value
  * (ncclSum on ncclInt64: integer arithmetic that wraps like the
  * generated operator's, exact in any order, so every rank gets the same
@@ -374,6 +536,157 @@ extern "C" ncclResult_t xgpu_total_combine_nccl(const long long *d_partials, siz
   if (count == 0)
     return ncclSuccess;
   return ncclAllReduce(d_partials, d_out, count, ncclInt64, ncclSum, comm, stream);
+}
+
+/* ---- total_nccl_window and total_combine_nccl_window: the device path ---- */
+#if GPUGEN_NCCL_DEVICE_API
+namespace {
+
+/* After the local reduction: one warp stores this rank's record in its
+ * slot of the current buffer of every rank's window, passes one barrier of
+ * the LSA team, and folds the records of every rank in rank order. The two
+ * buffers are taken in turn: a rank that leaves this barrier may store its
+ * next call's record before a slower rank has folded these. */
+__global__ void __launch_bounds__(32) xgpu_total_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
+                                                               const long long *local, unsigned long long n, long long *out) {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
+#endif
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  unsigned int *calls = (unsigned int *)mine;
+  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
+  xgpu_total_nccl_record record;
+  record.acc = *local;
+  record.n = n;
+  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
+    *(xgpu_total_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
+  {
+    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
+    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  }
+  if (threadIdx.x == 0) {
+    *out = xgpu_total_nccl_fold_records(mine + buffer, stride, dev.nRanks);
+    *calls += 1;
+  }
+}
+
+/* Element-wise, in one launch, with every transfer a store into a peer's
+ * window: (1) every block stores its tiles of chunk q of the partials in
+ * rank q's inbox slot `rank`, for every q != rank; barrier; (2) it folds its
+ * tiles of this rank's chunk in rank order (its own partials for q == rank,
+ * inbox slot q otherwise) into d_out, then stores each folded tile in every
+ * other rank's result slot `rank` (the stores drain while it folds the next
+ * tile); barrier; (3) it copies its tiles of every other chunk from result
+ * slot q of its own window into d_out. No rank writes into another's window
+ * after the second barrier, and none reads another's at all. Each rank
+ * sends (nranks - 1) / nranks of the data each way, as a ring all-reduce
+ * does. */
+__global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t window, ncclDevComm dev,
+                                                               const long long *partials, long long *out, size_t count,
+                                                               size_t data_offset) {
+  constexpr size_t tile = nccl_tile<sizeof(long long)>::elems;
+  const int p = dev.nRanks, me = dev.rank;
+  const size_t slot = nccl_slot_bytes(count, p, sizeof(long long));
+  const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
+  size_t offset, length;
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy(theirs + first * sizeof(long long), (const char *)(partials + offset + first), elems * sizeof(long long));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  nccl_window_chunk(count, p, me, &offset, &length);
+  for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+    const size_t first = t * tile, last = first + tile < length ? first + tile : length;
+    for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+      long long acc = me == 0 ? partials[offset + i] : ((long long *)(mine + inbox))[i];
+      for (int q = 1; q < p; ++q)
+        acc = xgpu::detail::total_op::combine(acc, q == me ? partials[offset + i] : ((long long *)(mine + inbox + (size_t)q * slot))[i]);
+      out[offset + i] = acc;
+    }
+    __syncthreads(); /* the tile is whole in d_out */
+    for (int d = 1; d < p; ++d) {
+      const int q = (me + d) % p;
+      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(long long), q),
+                      (const char *)(out + offset + first), (last - first) * sizeof(long long));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
+                      elems * sizeof(long long));
+    }
+  }
+}
+
+} // namespace
+#endif
+
+extern "C" size_t xgpu_total_nccl_window_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return 256 + nccl_round_up(xgpu_total_temp_bytes(n), 256);
+}
+
+extern "C" ncclResult_t xgpu_total_nccl_window(const int *d_in, size_t n, long long *d_out, xgpu_nccl_window *win,
+                                              cudaStream_t stream) {
+  if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(int) != 0 ||
+      (uintptr_t)d_out % alignof(long long) != 0 || xgpu_total_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
+      sizeof(xgpu_total_nccl_record) > win->record_stride)
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the local result, then the local reduction's temp, in the data region */
+  long long *local = (long long *)(win->base + win->data_offset);
+  if (xgpu_total_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
+                        true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_total_window_exchange, stream, win->window, win->dev,
+                                                win->record_stride, (const long long *)local, (unsigned long long)n, d_out));
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" size_t xgpu_total_combine_nccl_window_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(long long)); /* inbox and result slots */
+}
+
+extern "C" ncclResult_t xgpu_total_combine_nccl_window(const long long *d_partials, size_t count, long long *d_out,
+                                                      xgpu_nccl_window *win, cudaStream_t stream) {
+  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
+      (uintptr_t)d_partials % alignof(long long) != 0 || (uintptr_t)d_out % alignof(long long) != 0 ||
+      count > (size_t)-1 / 2 / sizeof(long long) ||
+      xgpu_total_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  if (win->nranks == 1)
+    return d_out == d_partials ? ncclSuccess
+                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(long long),
+                                                                  cudaMemcpyDeviceToDevice, stream));
+#if GPUGEN_NCCL_DEVICE_API
+  /* the same grid on every rank: from count, nranks and the agreed cap */
+  const size_t tile = nccl_tile<sizeof(long long)>::elems;
+  const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
+  const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
+  xgpu_total_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
+  return nccl_cuda_result(cudaPeekAtLastError());
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
 }
 
 /* ---- best ----
@@ -444,12 +757,12 @@ extern "C" xgpu_best_result xgpu_best_host(const float *h_in, size_t n) {
   return acc;
 }
 
-/* ---- best_nccl: the local reduction, an all-gather of each rank's result
- * (and n), then the same fold in rank order on every rank ---- */
+/* ---- best: what each rank contributes to a global reduction ---- */
 namespace {
 
-/* One rank's contribution to xgpu_best_nccl: its local result and its n
- * (argmin/argmax shift indices by the counts of the ranks before). */
+/* One rank's contribution to xgpu_best_nccl and xgpu_best_nccl_window: its
+ * local result and its n (argmin/argmax shift indices by the counts of the
+ * ranks before). */
 struct xgpu_best_nccl_record {
   xgpu_best_result acc;
   unsigned long long n;
@@ -462,18 +775,32 @@ __device__ __forceinline__ xgpu_best_result xgpu_best_nccl_shift(xgpu_best_resul
   return a;
 }
 
+/* The same records folded in rank order, with the same code on every rank:
+ * the same bits everywhere. */
+__device__ xgpu_best_result xgpu_best_nccl_fold_records(const char *first, size_t stride, int nranks) {
+  const xgpu_best_nccl_record *r = (const xgpu_best_nccl_record *)first;
+  xgpu_best_result acc = xgpu_best_nccl_shift(r->acc, 0);
+  unsigned long long before = r->n;
+  for (int q = 1; q < nranks; ++q) {
+    r = (const xgpu_best_nccl_record *)(first + (size_t)q * stride);
+    acc = xgpu::detail::best_op::combine(acc, xgpu_best_nccl_shift(r->acc, before));
+    before += r->n;
+  }
+  return acc;
+}
+
+} // namespace
+
+/* ---- best_nccl: the local reduction, an all-gather of each rank's result
+ * (and n), then the same fold in rank order on every rank ---- */
+namespace {
+
 __global__ void xgpu_best_nccl_count(xgpu_best_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_best_nccl_fold(const xgpu_best_nccl_record *records, int nranks, xgpu_best_result *out) {
-  xgpu_best_result acc = xgpu_best_nccl_shift(records[0].acc, 0);
-  unsigned long long before = records[0].n;
-  for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::best_op::combine(acc, xgpu_best_nccl_shift(records[q].acc, before));
-    before += records[q].n;
-  }
-  *out = acc;
+  *out = xgpu_best_nccl_fold_records((const char *)records, sizeof *records, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -568,6 +895,157 @@ extern "C" ncclResult_t xgpu_best_combine_nccl(const xgpu_best_result *d_partial
   return ncclSuccess;
 }
 
+/* ---- best_nccl_window and best_combine_nccl_window: the device path ---- */
+#if GPUGEN_NCCL_DEVICE_API
+namespace {
+
+/* After the local reduction: one warp stores this rank's record in its
+ * slot of the current buffer of every rank's window, passes one barrier of
+ * the LSA team, and folds the records of every rank in rank order. The two
+ * buffers are taken in turn: a rank that leaves this barrier may store its
+ * next call's record before a slower rank has folded these. */
+__global__ void __launch_bounds__(32) xgpu_best_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
+                                                               const xgpu_best_result *local, unsigned long long n, xgpu_best_result *out) {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
+#endif
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  unsigned int *calls = (unsigned int *)mine;
+  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
+  xgpu_best_nccl_record record;
+  record.acc = *local;
+  record.n = n;
+  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
+    *(xgpu_best_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
+  {
+    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
+    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  }
+  if (threadIdx.x == 0) {
+    *out = xgpu_best_nccl_fold_records(mine + buffer, stride, dev.nRanks);
+    *calls += 1;
+  }
+}
+
+/* Element-wise, in one launch, with every transfer a store into a peer's
+ * window: (1) every block stores its tiles of chunk q of the partials in
+ * rank q's inbox slot `rank`, for every q != rank; barrier; (2) it folds its
+ * tiles of this rank's chunk in rank order (its own partials for q == rank,
+ * inbox slot q otherwise) into d_out, then stores each folded tile in every
+ * other rank's result slot `rank` (the stores drain while it folds the next
+ * tile); barrier; (3) it copies its tiles of every other chunk from result
+ * slot q of its own window into d_out. No rank writes into another's window
+ * after the second barrier, and none reads another's at all. Each rank
+ * sends (nranks - 1) / nranks of the data each way, as a ring all-reduce
+ * does. */
+__global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t window, ncclDevComm dev,
+                                                               const xgpu_best_result *partials, xgpu_best_result *out, size_t count,
+                                                               size_t data_offset) {
+  constexpr size_t tile = nccl_tile<sizeof(xgpu_best_result)>::elems;
+  const int p = dev.nRanks, me = dev.rank;
+  const size_t slot = nccl_slot_bytes(count, p, sizeof(xgpu_best_result));
+  const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
+  size_t offset, length;
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy(theirs + first * sizeof(xgpu_best_result), (const char *)(partials + offset + first), elems * sizeof(xgpu_best_result));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  nccl_window_chunk(count, p, me, &offset, &length);
+  for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+    const size_t first = t * tile, last = first + tile < length ? first + tile : length;
+    for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+      xgpu_best_result acc = me == 0 ? partials[offset + i] : ((xgpu_best_result *)(mine + inbox))[i];
+      for (int q = 1; q < p; ++q)
+        acc = xgpu::detail::best_op::combine(acc, q == me ? partials[offset + i] : ((xgpu_best_result *)(mine + inbox + (size_t)q * slot))[i]);
+      out[offset + i] = acc;
+    }
+    __syncthreads(); /* the tile is whole in d_out */
+    for (int d = 1; d < p; ++d) {
+      const int q = (me + d) % p;
+      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(xgpu_best_result), q),
+                      (const char *)(out + offset + first), (last - first) * sizeof(xgpu_best_result));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(xgpu_best_result),
+                      elems * sizeof(xgpu_best_result));
+    }
+  }
+}
+
+} // namespace
+#endif
+
+extern "C" size_t xgpu_best_nccl_window_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return 256 + nccl_round_up(xgpu_best_temp_bytes(n), 256);
+}
+
+extern "C" ncclResult_t xgpu_best_nccl_window(const float *d_in, size_t n, xgpu_best_result *d_out, xgpu_nccl_window *win,
+                                              cudaStream_t stream) {
+  if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
+      (uintptr_t)d_out % alignof(xgpu_best_result) != 0 || xgpu_best_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
+      sizeof(xgpu_best_nccl_record) > win->record_stride)
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the local result, then the local reduction's temp, in the data region */
+  xgpu_best_result *local = (xgpu_best_result *)(win->base + win->data_offset);
+  if (xgpu_best_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
+                        true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_best_window_exchange, stream, win->window, win->dev,
+                                                win->record_stride, (const xgpu_best_result *)local, (unsigned long long)n, d_out));
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" size_t xgpu_best_combine_nccl_window_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(xgpu_best_result)); /* inbox and result slots */
+}
+
+extern "C" ncclResult_t xgpu_best_combine_nccl_window(const xgpu_best_result *d_partials, size_t count, xgpu_best_result *d_out,
+                                                      xgpu_nccl_window *win, cudaStream_t stream) {
+  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(xgpu_best_result)))) ||
+      (uintptr_t)d_partials % alignof(xgpu_best_result) != 0 || (uintptr_t)d_out % alignof(xgpu_best_result) != 0 ||
+      count > (size_t)-1 / 2 / sizeof(xgpu_best_result) ||
+      xgpu_best_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  if (win->nranks == 1)
+    return d_out == d_partials ? ncclSuccess
+                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(xgpu_best_result),
+                                                                  cudaMemcpyDeviceToDevice, stream));
+#if GPUGEN_NCCL_DEVICE_API
+  /* the same grid on every rank: from count, nranks and the agreed cap */
+  const size_t tile = nccl_tile<sizeof(xgpu_best_result)>::elems;
+  const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
+  const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
+  xgpu_best_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
+  return nccl_cuda_result(cudaPeekAtLastError());
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
 /* ---- range ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
@@ -628,12 +1106,12 @@ extern "C" cudaError_t xgpu_range(const float *d_in, size_t n, MinMax *d_out, vo
   return xgpu_range_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
 }
 
-/* ---- range_nccl: the local reduction, an all-gather of each rank's result
- * (and n), then the same fold in rank order on every rank ---- */
+/* ---- range: what each rank contributes to a global reduction ---- */
 namespace {
 
-/* One rank's contribution to xgpu_range_nccl: its local result and its n
- * (argmin/argmax shift indices by the counts of the ranks before). */
+/* One rank's contribution to xgpu_range_nccl and xgpu_range_nccl_window: its
+ * local result and its n (argmin/argmax shift indices by the counts of the
+ * ranks before). */
 struct xgpu_range_nccl_record {
   MinMax acc;
   unsigned long long n;
@@ -645,18 +1123,32 @@ __device__ __forceinline__ MinMax xgpu_range_nccl_shift(MinMax a, unsigned long 
   return a;
 }
 
+/* The same records folded in rank order, with the same code on every rank:
+ * the same bits everywhere. */
+__device__ MinMax xgpu_range_nccl_fold_records(const char *first, size_t stride, int nranks) {
+  const xgpu_range_nccl_record *r = (const xgpu_range_nccl_record *)first;
+  MinMax acc = xgpu_range_nccl_shift(r->acc, 0);
+  unsigned long long before = r->n;
+  for (int q = 1; q < nranks; ++q) {
+    r = (const xgpu_range_nccl_record *)(first + (size_t)q * stride);
+    acc = xgpu::detail::range_op::combine(acc, xgpu_range_nccl_shift(r->acc, before));
+    before += r->n;
+  }
+  return acc;
+}
+
+} // namespace
+
+/* ---- range_nccl: the local reduction, an all-gather of each rank's result
+ * (and n), then the same fold in rank order on every rank ---- */
+namespace {
+
 __global__ void xgpu_range_nccl_count(xgpu_range_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_range_nccl_fold(const xgpu_range_nccl_record *records, int nranks, MinMax *out) {
-  MinMax acc = xgpu_range_nccl_shift(records[0].acc, 0);
-  unsigned long long before = records[0].n;
-  for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::range_op::combine(acc, xgpu_range_nccl_shift(records[q].acc, before));
-    before += records[q].n;
-  }
-  *out = acc;
+  *out = xgpu_range_nccl_fold_records((const char *)records, sizeof *records, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -751,6 +1243,157 @@ extern "C" ncclResult_t xgpu_range_combine_nccl(const MinMax *d_partials, size_t
   return ncclSuccess;
 }
 
+/* ---- range_nccl_window and range_combine_nccl_window: the device path ---- */
+#if GPUGEN_NCCL_DEVICE_API
+namespace {
+
+/* After the local reduction: one warp stores this rank's record in its
+ * slot of the current buffer of every rank's window, passes one barrier of
+ * the LSA team, and folds the records of every rank in rank order. The two
+ * buffers are taken in turn: a rank that leaves this barrier may store its
+ * next call's record before a slower rank has folded these. */
+__global__ void __launch_bounds__(32) xgpu_range_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
+                                                               const MinMax *local, unsigned long long n, MinMax *out) {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
+#endif
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  unsigned int *calls = (unsigned int *)mine;
+  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
+  xgpu_range_nccl_record record;
+  record.acc = *local;
+  record.n = n;
+  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
+    *(xgpu_range_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
+  {
+    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
+    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  }
+  if (threadIdx.x == 0) {
+    *out = xgpu_range_nccl_fold_records(mine + buffer, stride, dev.nRanks);
+    *calls += 1;
+  }
+}
+
+/* Element-wise, in one launch, with every transfer a store into a peer's
+ * window: (1) every block stores its tiles of chunk q of the partials in
+ * rank q's inbox slot `rank`, for every q != rank; barrier; (2) it folds its
+ * tiles of this rank's chunk in rank order (its own partials for q == rank,
+ * inbox slot q otherwise) into d_out, then stores each folded tile in every
+ * other rank's result slot `rank` (the stores drain while it folds the next
+ * tile); barrier; (3) it copies its tiles of every other chunk from result
+ * slot q of its own window into d_out. No rank writes into another's window
+ * after the second barrier, and none reads another's at all. Each rank
+ * sends (nranks - 1) / nranks of the data each way, as a ring all-reduce
+ * does. */
+__global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t window, ncclDevComm dev,
+                                                               const MinMax *partials, MinMax *out, size_t count,
+                                                               size_t data_offset) {
+  constexpr size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  const int p = dev.nRanks, me = dev.rank;
+  const size_t slot = nccl_slot_bytes(count, p, sizeof(MinMax));
+  const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
+  size_t offset, length;
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy(theirs + first * sizeof(MinMax), (const char *)(partials + offset + first), elems * sizeof(MinMax));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  nccl_window_chunk(count, p, me, &offset, &length);
+  for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+    const size_t first = t * tile, last = first + tile < length ? first + tile : length;
+    for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+      MinMax acc = me == 0 ? partials[offset + i] : ((MinMax *)(mine + inbox))[i];
+      for (int q = 1; q < p; ++q)
+        acc = xgpu::detail::range_op::combine(acc, q == me ? partials[offset + i] : ((MinMax *)(mine + inbox + (size_t)q * slot))[i]);
+      out[offset + i] = acc;
+    }
+    __syncthreads(); /* the tile is whole in d_out */
+    for (int d = 1; d < p; ++d) {
+      const int q = (me + d) % p;
+      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(MinMax), q),
+                      (const char *)(out + offset + first), (last - first) * sizeof(MinMax));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
+                      elems * sizeof(MinMax));
+    }
+  }
+}
+
+} // namespace
+#endif
+
+extern "C" size_t xgpu_range_nccl_window_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return 256 + nccl_round_up(xgpu_range_temp_bytes(n), 256);
+}
+
+extern "C" ncclResult_t xgpu_range_nccl_window(const float *d_in, size_t n, MinMax *d_out, xgpu_nccl_window *win,
+                                              cudaStream_t stream) {
+  if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
+      (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu_range_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
+      sizeof(xgpu_range_nccl_record) > win->record_stride)
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the local result, then the local reduction's temp, in the data region */
+  MinMax *local = (MinMax *)(win->base + win->data_offset);
+  if (xgpu_range_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
+                        true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_range_window_exchange, stream, win->window, win->dev,
+                                                win->record_stride, (const MinMax *)local, (unsigned long long)n, d_out));
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" size_t xgpu_range_combine_nccl_window_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(MinMax)); /* inbox and result slots */
+}
+
+extern "C" ncclResult_t xgpu_range_combine_nccl_window(const MinMax *d_partials, size_t count, MinMax *d_out,
+                                                      xgpu_nccl_window *win, cudaStream_t stream) {
+  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
+      (uintptr_t)d_partials % alignof(MinMax) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 ||
+      count > (size_t)-1 / 2 / sizeof(MinMax) ||
+      xgpu_range_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  if (win->nranks == 1)
+    return d_out == d_partials ? ncclSuccess
+                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(MinMax),
+                                                                  cudaMemcpyDeviceToDevice, stream));
+#if GPUGEN_NCCL_DEVICE_API
+  /* the same grid on every rank: from count, nranks and the agreed cap */
+  const size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
+  const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
+  xgpu_range_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
+  return nccl_cuda_result(cudaPeekAtLastError());
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
 /* ---- clamped ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
@@ -811,12 +1454,12 @@ extern "C" cudaError_t xgpu_clamped(const float *d_in, size_t n, const MinMax *p
   return xgpu_clamped_enqueue(d_in, n, params, d_out, d_temp, temp_bytes, stream, false);
 }
 
-/* ---- clamped_nccl: the local reduction, an all-gather of each rank's result
- * (and n), then the same fold in rank order on every rank ---- */
+/* ---- clamped: what each rank contributes to a global reduction ---- */
 namespace {
 
-/* One rank's contribution to xgpu_clamped_nccl: its local result and its n
- * (argmin/argmax shift indices by the counts of the ranks before). */
+/* One rank's contribution to xgpu_clamped_nccl and xgpu_clamped_nccl_window: its
+ * local result and its n (argmin/argmax shift indices by the counts of the
+ * ranks before). */
 struct xgpu_clamped_nccl_record {
   MinMax acc;
   unsigned long long n;
@@ -828,18 +1471,32 @@ __device__ __forceinline__ MinMax xgpu_clamped_nccl_shift(MinMax a, unsigned lon
   return a;
 }
 
+/* The same records folded in rank order, with the same code on every rank:
+ * the same bits everywhere. */
+__device__ MinMax xgpu_clamped_nccl_fold_records(const char *first, size_t stride, int nranks) {
+  const xgpu_clamped_nccl_record *r = (const xgpu_clamped_nccl_record *)first;
+  MinMax acc = xgpu_clamped_nccl_shift(r->acc, 0);
+  unsigned long long before = r->n;
+  for (int q = 1; q < nranks; ++q) {
+    r = (const xgpu_clamped_nccl_record *)(first + (size_t)q * stride);
+    acc = xgpu::detail::clamped_op::combine(acc, xgpu_clamped_nccl_shift(r->acc, before));
+    before += r->n;
+  }
+  return acc;
+}
+
+} // namespace
+
+/* ---- clamped_nccl: the local reduction, an all-gather of each rank's result
+ * (and n), then the same fold in rank order on every rank ---- */
+namespace {
+
 __global__ void xgpu_clamped_nccl_count(xgpu_clamped_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_clamped_nccl_fold(const xgpu_clamped_nccl_record *records, int nranks, MinMax *out) {
-  MinMax acc = xgpu_clamped_nccl_shift(records[0].acc, 0);
-  unsigned long long before = records[0].n;
-  for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::clamped_op::combine(acc, xgpu_clamped_nccl_shift(records[q].acc, before));
-    before += records[q].n;
-  }
-  *out = acc;
+  *out = xgpu_clamped_nccl_fold_records((const char *)records, sizeof *records, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -934,6 +1591,157 @@ extern "C" ncclResult_t xgpu_clamped_combine_nccl(const MinMax *d_partials, size
   return ncclSuccess;
 }
 
+/* ---- clamped_nccl_window and clamped_combine_nccl_window: the device path ---- */
+#if GPUGEN_NCCL_DEVICE_API
+namespace {
+
+/* After the local reduction: one warp stores this rank's record in its
+ * slot of the current buffer of every rank's window, passes one barrier of
+ * the LSA team, and folds the records of every rank in rank order. The two
+ * buffers are taken in turn: a rank that leaves this barrier may store its
+ * next call's record before a slower rank has folded these. */
+__global__ void __launch_bounds__(32) xgpu_clamped_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
+                                                               const MinMax *local, unsigned long long n, MinMax *out) {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
+#endif
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  unsigned int *calls = (unsigned int *)mine;
+  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
+  xgpu_clamped_nccl_record record;
+  record.acc = *local;
+  record.n = n;
+  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
+    *(xgpu_clamped_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
+  {
+    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
+    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  }
+  if (threadIdx.x == 0) {
+    *out = xgpu_clamped_nccl_fold_records(mine + buffer, stride, dev.nRanks);
+    *calls += 1;
+  }
+}
+
+/* Element-wise, in one launch, with every transfer a store into a peer's
+ * window: (1) every block stores its tiles of chunk q of the partials in
+ * rank q's inbox slot `rank`, for every q != rank; barrier; (2) it folds its
+ * tiles of this rank's chunk in rank order (its own partials for q == rank,
+ * inbox slot q otherwise) into d_out, then stores each folded tile in every
+ * other rank's result slot `rank` (the stores drain while it folds the next
+ * tile); barrier; (3) it copies its tiles of every other chunk from result
+ * slot q of its own window into d_out. No rank writes into another's window
+ * after the second barrier, and none reads another's at all. Each rank
+ * sends (nranks - 1) / nranks of the data each way, as a ring all-reduce
+ * does. */
+__global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t window, ncclDevComm dev,
+                                                               const MinMax *partials, MinMax *out, size_t count,
+                                                               size_t data_offset) {
+  constexpr size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  const int p = dev.nRanks, me = dev.rank;
+  const size_t slot = nccl_slot_bytes(count, p, sizeof(MinMax));
+  const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
+  size_t offset, length;
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy(theirs + first * sizeof(MinMax), (const char *)(partials + offset + first), elems * sizeof(MinMax));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  nccl_window_chunk(count, p, me, &offset, &length);
+  for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+    const size_t first = t * tile, last = first + tile < length ? first + tile : length;
+    for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+      MinMax acc = me == 0 ? partials[offset + i] : ((MinMax *)(mine + inbox))[i];
+      for (int q = 1; q < p; ++q)
+        acc = xgpu::detail::clamped_op::combine(acc, q == me ? partials[offset + i] : ((MinMax *)(mine + inbox + (size_t)q * slot))[i]);
+      out[offset + i] = acc;
+    }
+    __syncthreads(); /* the tile is whole in d_out */
+    for (int d = 1; d < p; ++d) {
+      const int q = (me + d) % p;
+      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(MinMax), q),
+                      (const char *)(out + offset + first), (last - first) * sizeof(MinMax));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
+                      elems * sizeof(MinMax));
+    }
+  }
+}
+
+} // namespace
+#endif
+
+extern "C" size_t xgpu_clamped_nccl_window_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return 256 + nccl_round_up(xgpu_clamped_temp_bytes(n), 256);
+}
+
+extern "C" ncclResult_t xgpu_clamped_nccl_window(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, xgpu_nccl_window *win,
+                                              cudaStream_t stream) {
+  if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0 ||
+      (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu_clamped_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
+      sizeof(xgpu_clamped_nccl_record) > win->record_stride)
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the local result, then the local reduction's temp, in the data region */
+  MinMax *local = (MinMax *)(win->base + win->data_offset);
+  if (xgpu_clamped_enqueue(d_in, n, params, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
+                        true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_clamped_window_exchange, stream, win->window, win->dev,
+                                                win->record_stride, (const MinMax *)local, (unsigned long long)n, d_out));
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" size_t xgpu_clamped_combine_nccl_window_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(MinMax)); /* inbox and result slots */
+}
+
+extern "C" ncclResult_t xgpu_clamped_combine_nccl_window(const MinMax *d_partials, size_t count, MinMax *d_out,
+                                                      xgpu_nccl_window *win, cudaStream_t stream) {
+  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
+      (uintptr_t)d_partials % alignof(MinMax) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 ||
+      count > (size_t)-1 / 2 / sizeof(MinMax) ||
+      xgpu_clamped_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  if (win->nranks == 1)
+    return d_out == d_partials ? ncclSuccess
+                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(MinMax),
+                                                                  cudaMemcpyDeviceToDevice, stream));
+#if GPUGEN_NCCL_DEVICE_API
+  /* the same grid on every rank: from count, nranks and the agreed cap */
+  const size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
+  const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
+  xgpu_clamped_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
+  return nccl_cuda_result(cudaPeekAtLastError());
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
 /* ---- last_span ----
  * Input: 20-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 80 bytes of registers).
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
@@ -1002,12 +1810,12 @@ extern "C" Window xgpu_last_span_host(const Window *h_in, size_t n) {
   return acc;
 }
 
-/* ---- last_span_nccl: the local reduction, an all-gather of each rank's result
- * (and n), then the same fold in rank order on every rank ---- */
+/* ---- last_span: what each rank contributes to a global reduction ---- */
 namespace {
 
-/* One rank's contribution to xgpu_last_span_nccl: its local result and its n
- * (argmin/argmax shift indices by the counts of the ranks before). */
+/* One rank's contribution to xgpu_last_span_nccl and xgpu_last_span_nccl_window: its
+ * local result and its n (argmin/argmax shift indices by the counts of the
+ * ranks before). */
 struct xgpu_last_span_nccl_record {
   Window acc;
   unsigned long long n;
@@ -1019,18 +1827,32 @@ __device__ __forceinline__ Window xgpu_last_span_nccl_shift(Window a, unsigned l
   return a;
 }
 
+/* The same records folded in rank order, with the same code on every rank:
+ * the same bits everywhere. */
+__device__ Window xgpu_last_span_nccl_fold_records(const char *first, size_t stride, int nranks) {
+  const xgpu_last_span_nccl_record *r = (const xgpu_last_span_nccl_record *)first;
+  Window acc = xgpu_last_span_nccl_shift(r->acc, 0);
+  unsigned long long before = r->n;
+  for (int q = 1; q < nranks; ++q) {
+    r = (const xgpu_last_span_nccl_record *)(first + (size_t)q * stride);
+    acc = xgpu::detail::last_span_op::combine(acc, xgpu_last_span_nccl_shift(r->acc, before));
+    before += r->n;
+  }
+  return acc;
+}
+
+} // namespace
+
+/* ---- last_span_nccl: the local reduction, an all-gather of each rank's result
+ * (and n), then the same fold in rank order on every rank ---- */
+namespace {
+
 __global__ void xgpu_last_span_nccl_count(xgpu_last_span_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_last_span_nccl_fold(const xgpu_last_span_nccl_record *records, int nranks, Window *out) {
-  Window acc = xgpu_last_span_nccl_shift(records[0].acc, 0);
-  unsigned long long before = records[0].n;
-  for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::last_span_op::combine(acc, xgpu_last_span_nccl_shift(records[q].acc, before));
-    before += records[q].n;
-  }
-  *out = acc;
+  *out = xgpu_last_span_nccl_fold_records((const char *)records, sizeof *records, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -1125,6 +1947,157 @@ extern "C" ncclResult_t xgpu_last_span_combine_nccl(const Window *d_partials, si
   return ncclSuccess;
 }
 
+/* ---- last_span_nccl_window and last_span_combine_nccl_window: the device path ---- */
+#if GPUGEN_NCCL_DEVICE_API
+namespace {
+
+/* After the local reduction: one warp stores this rank's record in its
+ * slot of the current buffer of every rank's window, passes one barrier of
+ * the LSA team, and folds the records of every rank in rank order. The two
+ * buffers are taken in turn: a rank that leaves this barrier may store its
+ * next call's record before a slower rank has folded these. */
+__global__ void __launch_bounds__(32) xgpu_last_span_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
+                                                               const Window *local, unsigned long long n, Window *out) {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
+#endif
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  unsigned int *calls = (unsigned int *)mine;
+  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
+  xgpu_last_span_nccl_record record;
+  record.acc = *local;
+  record.n = n;
+  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
+    *(xgpu_last_span_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
+  {
+    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
+    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  }
+  if (threadIdx.x == 0) {
+    *out = xgpu_last_span_nccl_fold_records(mine + buffer, stride, dev.nRanks);
+    *calls += 1;
+  }
+}
+
+/* Element-wise, in one launch, with every transfer a store into a peer's
+ * window: (1) every block stores its tiles of chunk q of the partials in
+ * rank q's inbox slot `rank`, for every q != rank; barrier; (2) it folds its
+ * tiles of this rank's chunk in rank order (its own partials for q == rank,
+ * inbox slot q otherwise) into d_out, then stores each folded tile in every
+ * other rank's result slot `rank` (the stores drain while it folds the next
+ * tile); barrier; (3) it copies its tiles of every other chunk from result
+ * slot q of its own window into d_out. No rank writes into another's window
+ * after the second barrier, and none reads another's at all. Each rank
+ * sends (nranks - 1) / nranks of the data each way, as a ring all-reduce
+ * does. */
+__global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_t window, ncclDevComm dev,
+                                                               const Window *partials, Window *out, size_t count,
+                                                               size_t data_offset) {
+  constexpr size_t tile = nccl_tile<sizeof(Window)>::elems;
+  const int p = dev.nRanks, me = dev.rank;
+  const size_t slot = nccl_slot_bytes(count, p, sizeof(Window));
+  const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
+  size_t offset, length;
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy(theirs + first * sizeof(Window), (const char *)(partials + offset + first), elems * sizeof(Window));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  nccl_window_chunk(count, p, me, &offset, &length);
+  for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+    const size_t first = t * tile, last = first + tile < length ? first + tile : length;
+    for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+      Window acc = me == 0 ? partials[offset + i] : ((Window *)(mine + inbox))[i];
+      for (int q = 1; q < p; ++q)
+        acc = xgpu::detail::last_span_op::combine(acc, q == me ? partials[offset + i] : ((Window *)(mine + inbox + (size_t)q * slot))[i]);
+      out[offset + i] = acc;
+    }
+    __syncthreads(); /* the tile is whole in d_out */
+    for (int d = 1; d < p; ++d) {
+      const int q = (me + d) % p;
+      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(Window), q),
+                      (const char *)(out + offset + first), (last - first) * sizeof(Window));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(Window),
+                      elems * sizeof(Window));
+    }
+  }
+}
+
+} // namespace
+#endif
+
+extern "C" size_t xgpu_last_span_nccl_window_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return 256 + nccl_round_up(xgpu_last_span_temp_bytes(n), 256);
+}
+
+extern "C" ncclResult_t xgpu_last_span_nccl_window(const Window *d_in, size_t n, Window *d_out, xgpu_nccl_window *win,
+                                              cudaStream_t stream) {
+  if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(Window) != 0 ||
+      (uintptr_t)d_out % alignof(Window) != 0 || xgpu_last_span_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
+      sizeof(xgpu_last_span_nccl_record) > win->record_stride)
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the local result, then the local reduction's temp, in the data region */
+  Window *local = (Window *)(win->base + win->data_offset);
+  if (xgpu_last_span_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
+                        true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_last_span_window_exchange, stream, win->window, win->dev,
+                                                win->record_stride, (const Window *)local, (unsigned long long)n, d_out));
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" size_t xgpu_last_span_combine_nccl_window_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(Window)); /* inbox and result slots */
+}
+
+extern "C" ncclResult_t xgpu_last_span_combine_nccl_window(const Window *d_partials, size_t count, Window *d_out,
+                                                      xgpu_nccl_window *win, cudaStream_t stream) {
+  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(Window)))) ||
+      (uintptr_t)d_partials % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0 ||
+      count > (size_t)-1 / 2 / sizeof(Window) ||
+      xgpu_last_span_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  if (win->nranks == 1)
+    return d_out == d_partials ? ncclSuccess
+                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(Window),
+                                                                  cudaMemcpyDeviceToDevice, stream));
+#if GPUGEN_NCCL_DEVICE_API
+  /* the same grid on every rank: from count, nranks and the agreed cap */
+  const size_t tile = nccl_tile<sizeof(Window)>::elems;
+  const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
+  const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
+  xgpu_last_span_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
+  return nccl_cuda_result(cudaPeekAtLastError());
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
 /* ---- idot ----
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
@@ -1193,6 +2166,39 @@ extern "C" long long xgpu_idot_host(const int *h_in0, const int *h_in1, size_t n
   return acc;
 }
 
+/* ---- idot: what each rank contributes to a global reduction ---- */
+namespace {
+
+/* One rank's contribution to xgpu_idot_nccl and xgpu_idot_nccl_window: its
+ * local result and its n (argmin/argmax shift indices by the counts of the
+ * ranks before). */
+struct xgpu_idot_nccl_record {
+  long long acc;
+  unsigned long long n;
+};
+
+/* The local result's index in the concatenation, given the count before. */
+__device__ __forceinline__ long long xgpu_idot_nccl_shift(long long a, unsigned long long before) {
+  (void)before;
+  return a;
+}
+
+/* The same records folded in rank order, with the same code on every rank:
+ * the same bits everywhere. */
+__device__ long long xgpu_idot_nccl_fold_records(const char *first, size_t stride, int nranks) {
+  const xgpu_idot_nccl_record *r = (const xgpu_idot_nccl_record *)first;
+  long long acc = xgpu_idot_nccl_shift(r->acc, 0);
+  unsigned long long before = r->n;
+  for (int q = 1; q < nranks; ++q) {
+    r = (const xgpu_idot_nccl_record *)(first + (size_t)q * stride);
+    acc = xgpu::detail::idot_op::combine(acc, xgpu_idot_nccl_shift(r->acc, before));
+    before += r->n;
+  }
+  return acc;
+}
+
+} // namespace
+
 /* ---- idot_nccl: the local reduction, then ncclAllReduce of the one value
  * (ncclSum on ncclInt64: integer arithmetic that wraps like the
  * generated operator's, exact in any order, so every rank gets the same
@@ -1234,6 +2240,157 @@ extern "C" ncclResult_t xgpu_idot_combine_nccl(const long long *d_partials, size
   if (count == 0)
     return ncclSuccess;
   return ncclAllReduce(d_partials, d_out, count, ncclInt64, ncclSum, comm, stream);
+}
+
+/* ---- idot_nccl_window and idot_combine_nccl_window: the device path ---- */
+#if GPUGEN_NCCL_DEVICE_API
+namespace {
+
+/* After the local reduction: one warp stores this rank's record in its
+ * slot of the current buffer of every rank's window, passes one barrier of
+ * the LSA team, and folds the records of every rank in rank order. The two
+ * buffers are taken in turn: a rank that leaves this barrier may store its
+ * next call's record before a slower rank has folded these. */
+__global__ void __launch_bounds__(32) xgpu_idot_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
+                                                               const long long *local, unsigned long long n, long long *out) {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
+#endif
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  unsigned int *calls = (unsigned int *)mine;
+  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
+  xgpu_idot_nccl_record record;
+  record.acc = *local;
+  record.n = n;
+  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
+    *(xgpu_idot_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
+  {
+    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
+    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  }
+  if (threadIdx.x == 0) {
+    *out = xgpu_idot_nccl_fold_records(mine + buffer, stride, dev.nRanks);
+    *calls += 1;
+  }
+}
+
+/* Element-wise, in one launch, with every transfer a store into a peer's
+ * window: (1) every block stores its tiles of chunk q of the partials in
+ * rank q's inbox slot `rank`, for every q != rank; barrier; (2) it folds its
+ * tiles of this rank's chunk in rank order (its own partials for q == rank,
+ * inbox slot q otherwise) into d_out, then stores each folded tile in every
+ * other rank's result slot `rank` (the stores drain while it folds the next
+ * tile); barrier; (3) it copies its tiles of every other chunk from result
+ * slot q of its own window into d_out. No rank writes into another's window
+ * after the second barrier, and none reads another's at all. Each rank
+ * sends (nranks - 1) / nranks of the data each way, as a ring all-reduce
+ * does. */
+__global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t window, ncclDevComm dev,
+                                                               const long long *partials, long long *out, size_t count,
+                                                               size_t data_offset) {
+  constexpr size_t tile = nccl_tile<sizeof(long long)>::elems;
+  const int p = dev.nRanks, me = dev.rank;
+  const size_t slot = nccl_slot_bytes(count, p, sizeof(long long));
+  const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
+  size_t offset, length;
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy(theirs + first * sizeof(long long), (const char *)(partials + offset + first), elems * sizeof(long long));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  nccl_window_chunk(count, p, me, &offset, &length);
+  for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+    const size_t first = t * tile, last = first + tile < length ? first + tile : length;
+    for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+      long long acc = me == 0 ? partials[offset + i] : ((long long *)(mine + inbox))[i];
+      for (int q = 1; q < p; ++q)
+        acc = xgpu::detail::idot_op::combine(acc, q == me ? partials[offset + i] : ((long long *)(mine + inbox + (size_t)q * slot))[i]);
+      out[offset + i] = acc;
+    }
+    __syncthreads(); /* the tile is whole in d_out */
+    for (int d = 1; d < p; ++d) {
+      const int q = (me + d) % p;
+      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(long long), q),
+                      (const char *)(out + offset + first), (last - first) * sizeof(long long));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
+                      elems * sizeof(long long));
+    }
+  }
+}
+
+} // namespace
+#endif
+
+extern "C" size_t xgpu_idot_nccl_window_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return 256 + nccl_round_up(xgpu_idot_temp_bytes(n), 256);
+}
+
+extern "C" ncclResult_t xgpu_idot_nccl_window(const int *d_in0, const int *d_in1, size_t n, long long *d_out, xgpu_nccl_window *win,
+                                              cudaStream_t stream) {
+  if (!win || !d_out || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 ||
+      (uintptr_t)d_out % alignof(long long) != 0 || xgpu_idot_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
+      sizeof(xgpu_idot_nccl_record) > win->record_stride)
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the local result, then the local reduction's temp, in the data region */
+  long long *local = (long long *)(win->base + win->data_offset);
+  if (xgpu_idot_enqueue(d_in0, d_in1, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
+                        true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_idot_window_exchange, stream, win->window, win->dev,
+                                                win->record_stride, (const long long *)local, (unsigned long long)n, d_out));
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" size_t xgpu_idot_combine_nccl_window_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(long long)); /* inbox and result slots */
+}
+
+extern "C" ncclResult_t xgpu_idot_combine_nccl_window(const long long *d_partials, size_t count, long long *d_out,
+                                                      xgpu_nccl_window *win, cudaStream_t stream) {
+  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
+      (uintptr_t)d_partials % alignof(long long) != 0 || (uintptr_t)d_out % alignof(long long) != 0 ||
+      count > (size_t)-1 / 2 / sizeof(long long) ||
+      xgpu_idot_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  if (win->nranks == 1)
+    return d_out == d_partials ? ncclSuccess
+                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(long long),
+                                                                  cudaMemcpyDeviceToDevice, stream));
+#if GPUGEN_NCCL_DEVICE_API
+  /* the same grid on every rank: from count, nranks and the agreed cap */
+  const size_t tile = nccl_tile<sizeof(long long)>::elems;
+  const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
+  const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
+  xgpu_idot_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
+  return nccl_cuda_result(cudaPeekAtLastError());
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
 }
 
 /* ---- fdot ----
@@ -1304,12 +2461,12 @@ extern "C" double xgpu_fdot_host(const float *h_in0, const float *h_in1, size_t 
   return acc;
 }
 
-/* ---- fdot_nccl: the local reduction, an all-gather of each rank's result
- * (and n), then the same fold in rank order on every rank ---- */
+/* ---- fdot: what each rank contributes to a global reduction ---- */
 namespace {
 
-/* One rank's contribution to xgpu_fdot_nccl: its local result and its n
- * (argmin/argmax shift indices by the counts of the ranks before). */
+/* One rank's contribution to xgpu_fdot_nccl and xgpu_fdot_nccl_window: its
+ * local result and its n (argmin/argmax shift indices by the counts of the
+ * ranks before). */
 struct xgpu_fdot_nccl_record {
   double acc;
   unsigned long long n;
@@ -1321,18 +2478,32 @@ __device__ __forceinline__ double xgpu_fdot_nccl_shift(double a, unsigned long l
   return a;
 }
 
+/* The same records folded in rank order, with the same code on every rank:
+ * the same bits everywhere. */
+__device__ double xgpu_fdot_nccl_fold_records(const char *first, size_t stride, int nranks) {
+  const xgpu_fdot_nccl_record *r = (const xgpu_fdot_nccl_record *)first;
+  double acc = xgpu_fdot_nccl_shift(r->acc, 0);
+  unsigned long long before = r->n;
+  for (int q = 1; q < nranks; ++q) {
+    r = (const xgpu_fdot_nccl_record *)(first + (size_t)q * stride);
+    acc = xgpu::detail::fdot_op::combine(acc, xgpu_fdot_nccl_shift(r->acc, before));
+    before += r->n;
+  }
+  return acc;
+}
+
+} // namespace
+
+/* ---- fdot_nccl: the local reduction, an all-gather of each rank's result
+ * (and n), then the same fold in rank order on every rank ---- */
+namespace {
+
 __global__ void xgpu_fdot_nccl_count(xgpu_fdot_nccl_record *mine, unsigned long long n) { mine->n = n; }
 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_fdot_nccl_fold(const xgpu_fdot_nccl_record *records, int nranks, double *out) {
-  double acc = xgpu_fdot_nccl_shift(records[0].acc, 0);
-  unsigned long long before = records[0].n;
-  for (int q = 1; q < nranks; ++q) {
-    acc = xgpu::detail::fdot_op::combine(acc, xgpu_fdot_nccl_shift(records[q].acc, before));
-    before += records[q].n;
-  }
-  *out = acc;
+  *out = xgpu_fdot_nccl_fold_records((const char *)records, sizeof *records, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -1427,6 +2598,157 @@ extern "C" ncclResult_t xgpu_fdot_combine_nccl(const double *d_partials, size_t 
   return ncclSuccess;
 }
 
+/* ---- fdot_nccl_window and fdot_combine_nccl_window: the device path ---- */
+#if GPUGEN_NCCL_DEVICE_API
+namespace {
+
+/* After the local reduction: one warp stores this rank's record in its
+ * slot of the current buffer of every rank's window, passes one barrier of
+ * the LSA team, and folds the records of every rank in rank order. The two
+ * buffers are taken in turn: a rank that leaves this barrier may store its
+ * next call's record before a slower rank has folded these. */
+__global__ void __launch_bounds__(32) xgpu_fdot_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
+                                                               const double *local, unsigned long long n, double *out) {
+#if __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
+#endif
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  unsigned int *calls = (unsigned int *)mine;
+  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
+  xgpu_fdot_nccl_record record;
+  record.acc = *local;
+  record.n = n;
+  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
+    *(xgpu_fdot_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
+  {
+    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
+    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  }
+  if (threadIdx.x == 0) {
+    *out = xgpu_fdot_nccl_fold_records(mine + buffer, stride, dev.nRanks);
+    *calls += 1;
+  }
+}
+
+/* Element-wise, in one launch, with every transfer a store into a peer's
+ * window: (1) every block stores its tiles of chunk q of the partials in
+ * rank q's inbox slot `rank`, for every q != rank; barrier; (2) it folds its
+ * tiles of this rank's chunk in rank order (its own partials for q == rank,
+ * inbox slot q otherwise) into d_out, then stores each folded tile in every
+ * other rank's result slot `rank` (the stores drain while it folds the next
+ * tile); barrier; (3) it copies its tiles of every other chunk from result
+ * slot q of its own window into d_out. No rank writes into another's window
+ * after the second barrier, and none reads another's at all. Each rank
+ * sends (nranks - 1) / nranks of the data each way, as a ring all-reduce
+ * does. */
+__global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t window, ncclDevComm dev,
+                                                               const double *partials, double *out, size_t count,
+                                                               size_t data_offset) {
+  constexpr size_t tile = nccl_tile<sizeof(double)>::elems;
+  const int p = dev.nRanks, me = dev.rank;
+  const size_t slot = nccl_slot_bytes(count, p, sizeof(double));
+  const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
+  char *mine = (char *)ncclGetLocalPointer(window, 0);
+  ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
+  size_t offset, length;
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy(theirs + first * sizeof(double), (const char *)(partials + offset + first), elems * sizeof(double));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  nccl_window_chunk(count, p, me, &offset, &length);
+  for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+    const size_t first = t * tile, last = first + tile < length ? first + tile : length;
+    for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+      double acc = me == 0 ? partials[offset + i] : ((double *)(mine + inbox))[i];
+      for (int q = 1; q < p; ++q)
+        acc = xgpu::detail::fdot_op::combine(acc, q == me ? partials[offset + i] : ((double *)(mine + inbox + (size_t)q * slot))[i]);
+      out[offset + i] = acc;
+    }
+    __syncthreads(); /* the tile is whole in d_out */
+    for (int d = 1; d < p; ++d) {
+      const int q = (me + d) % p;
+      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(double), q),
+                      (const char *)(out + offset + first), (last - first) * sizeof(double));
+    }
+  }
+  barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+  for (int d = 1; d < p; ++d) {
+    const int q = (me + d) % p;
+    nccl_window_chunk(count, p, q, &offset, &length);
+    for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
+      const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
+      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(double),
+                      elems * sizeof(double));
+    }
+  }
+}
+
+} // namespace
+#endif
+
+extern "C" size_t xgpu_fdot_nccl_window_bytes(size_t n, int nranks) {
+  (void)nranks;
+  return 256 + nccl_round_up(xgpu_fdot_temp_bytes(n), 256);
+}
+
+extern "C" ncclResult_t xgpu_fdot_nccl_window(const float *d_in0, const float *d_in1, size_t n, double *d_out, xgpu_nccl_window *win,
+                                              cudaStream_t stream) {
+  if (!win || !d_out || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 ||
+      (uintptr_t)d_out % alignof(double) != 0 || xgpu_fdot_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
+      sizeof(xgpu_fdot_nccl_record) > win->record_stride)
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the local result, then the local reduction's temp, in the data region */
+  double *local = (double *)(win->base + win->data_offset);
+  if (xgpu_fdot_enqueue(d_in0, d_in1, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
+                        true) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_fdot_window_exchange, stream, win->window, win->dev,
+                                                win->record_stride, (const double *)local, (unsigned long long)n, d_out));
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" size_t xgpu_fdot_combine_nccl_window_bytes(size_t count, int nranks) {
+  if (nranks < 1)
+    nranks = 1;
+  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(double)); /* inbox and result slots */
+}
+
+extern "C" ncclResult_t xgpu_fdot_combine_nccl_window(const double *d_partials, size_t count, double *d_out,
+                                                      xgpu_nccl_window *win, cudaStream_t stream) {
+  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(double)))) ||
+      (uintptr_t)d_partials % alignof(double) != 0 || (uintptr_t)d_out % alignof(double) != 0 ||
+      count > (size_t)-1 / 2 / sizeof(double) ||
+      xgpu_fdot_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
+    return ncclInvalidArgument;
+  if (count == 0)
+    return ncclSuccess;
+  if (win->nranks == 1)
+    return d_out == d_partials ? ncclSuccess
+                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(double),
+                                                                  cudaMemcpyDeviceToDevice, stream));
+#if GPUGEN_NCCL_DEVICE_API
+  /* the same grid on every rank: from count, nranks and the agreed cap */
+  const size_t tile = nccl_tile<sizeof(double)>::elems;
+  const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
+  const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
+  xgpu_fdot_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
+  return nccl_cuda_result(cudaPeekAtLastError());
+#else
+  (void)stream;
+  return ncclInvalidUsage;
+#endif
+}
+
 /* ---- local ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
@@ -1493,4 +2815,149 @@ extern "C" int xgpu_local_host(const int *h_in, size_t n) {
   for (size_t i = 0; i < n; ++i)
     acc = xgpu::detail::local_op::fold(acc, h_in[i], i);
   return acc;
+}
+
+/* ---- xgpu_nccl_window: made and freed by every rank together ---- */
+/* a record slot fits the largest of the module's records */
+static const size_t xgpu_nccl_record_sizes[] = {sizeof(xgpu_total_nccl_record), sizeof(xgpu_best_nccl_record), sizeof(xgpu_range_nccl_record), sizeof(xgpu_clamped_nccl_record), sizeof(xgpu_last_span_nccl_record), sizeof(xgpu_idot_nccl_record), sizeof(xgpu_fdot_nccl_record)};
+
+extern "C" ncclResult_t xgpu_nccl_window_create(ncclComm_t comm, size_t bytes, xgpu_nccl_window **out) {
+  int nranks = 0, rank = 0;
+  if (!out)
+    return ncclInvalidArgument;
+  *out = nullptr;
+  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || bytes > ((size_t)1 << 50))
+    return ncclInvalidArgument;
+#if GPUGEN_NCCL_DEVICE_API
+  /* the device API's structures are laid out by the headers this module was
+   * compiled with; a library of another version fills them differently */
+  int version = 0;
+  if (ncclGetVersion(&version) != ncclSuccess || version != NCCL_VERSION_CODE)
+    return ncclInvalidUsage;
+  int device = 0, previous = 0, sms = 0;
+  if (ncclCommCuDevice(comm, &device) != ncclSuccess || cudaGetDevice(&previous) != cudaSuccess ||
+      cudaSetDevice(device) != cudaSuccess)
+    return ncclUnhandledCudaError;
+  ncclResult_t res = ncclSuccess;
+  xgpu_nccl_window *w = nullptr;
+  unsigned long long *agree = nullptr;
+  cudaStream_t stream = nullptr;
+  bool registered = false, dev_made = false;
+  /* every rank takes the largest size asked and the fewest SMs of any rank */
+  unsigned long long mine[2];
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaMalloc(&agree, sizeof mine) != cudaSuccess) {
+    res = ncclUnhandledCudaError;
+    goto done;
+  }
+  mine[0] = bytes;
+  mine[1] = ~0ull - (unsigned long long)sms;
+  if (cudaMemcpyAsync(agree, mine, sizeof mine, cudaMemcpyHostToDevice, stream) != cudaSuccess) {
+    res = ncclUnhandledCudaError;
+    goto done;
+  }
+  if ((res = ncclAllReduce(agree, agree, 2, ncclUint64, ncclMax, comm, stream)) != ncclSuccess)
+    goto done;
+  if (cudaMemcpyAsync(mine, agree, sizeof mine, cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
+      cudaStreamSynchronize(stream) != cudaSuccess) {
+    res = ncclUnhandledCudaError;
+    goto done;
+  }
+  w = (xgpu_nccl_window *)calloc(1, sizeof *w);
+  if (!w) {
+    res = ncclSystemError;
+    goto done;
+  }
+  w->comm = comm;
+  w->rank = rank;
+  {
+    int major = 0;
+    w->early_launch = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+  }
+  w->nranks = nranks;
+  w->ctas = (int)(~0ull - mine[1]);
+  w->ctas = w->ctas < 1 ? 1 : w->ctas > 1024 ? 1024 : w->ctas;
+  for (size_t size : xgpu_nccl_record_sizes)
+    w->record_stride = size > w->record_stride ? size : w->record_stride;
+  w->record_stride = nccl_round_up(w->record_stride, 16);
+  w->data_offset = nccl_round_up(nccl_window_control + 2 * (size_t)nranks * w->record_stride, 256);
+  w->bytes = nccl_round_up(w->data_offset + (size_t)mine[0], (size_t)1 << 21);
+  w->data_bytes = w->bytes - w->data_offset;
+  if ((res = ncclMemAlloc((void **)&w->base, w->bytes)) != ncclSuccess)
+    goto done;
+  if ((res = ncclCommWindowRegister(comm, w->base, w->bytes, &w->window, NCCL_WIN_COLL_SYMMETRIC)) != ncclSuccess)
+    goto done;
+  /* without symmetric memory (ranks that are not all CUDA peers, or NCCL's
+   * windows switched off) registration succeeds and makes no window */
+  if (!w->window) {
+    res = ncclInvalidUsage;
+    goto done;
+  }
+  registered = true;
+  {
+    ncclDevCommRequirements reqs;
+    memset(&reqs, 0, sizeof reqs);
+    reqs.lsaBarrierCount = w->ctas;
+    if ((res = ncclDevCommCreate(comm, &reqs, &w->dev)) != ncclSuccess)
+      goto done;
+  }
+  dev_made = true;
+  /* every rank must reach every other's window with loads and stores */
+  if (w->dev.lsaSize != nranks || w->dev.lsaRank != rank || w->dev.rank != rank) {
+    res = ncclInvalidUsage;
+    goto done;
+  }
+  if (cudaMemsetAsync(w->base, 0, w->data_offset, stream) != cudaSuccess || cudaStreamSynchronize(stream) != cudaSuccess) {
+    res = ncclUnhandledCudaError;
+    goto done;
+  }
+done:
+  if (res != ncclSuccess && w) {
+    if (dev_made)
+      ncclDevCommDestroy(comm, &w->dev);
+    if (registered)
+      ncclCommWindowDeregister(comm, w->window);
+    if (w->base)
+      ncclMemFree(w->base);
+    free(w);
+    w = nullptr;
+  }
+  if (agree)
+    cudaFree(agree);
+  if (stream)
+    cudaStreamDestroy(stream);
+  cudaSetDevice(previous);
+  *out = w;
+  return res;
+#else
+  (void)bytes;
+  return ncclInvalidUsage;
+#endif
+}
+
+extern "C" ncclResult_t xgpu_nccl_window_destroy(xgpu_nccl_window *win) {
+  if (!win)
+    return ncclSuccess;
+  ncclResult_t res = ncclSuccess;
+#if GPUGEN_NCCL_DEVICE_API
+  int device = 0, previous = 0;
+  if (ncclCommCuDevice(win->comm, &device) == ncclSuccess && cudaGetDevice(&previous) == cudaSuccess &&
+      cudaSetDevice(device) == cudaSuccess) {
+    /* the calls that use the window may still run */
+    if (cudaDeviceSynchronize() != cudaSuccess)
+      res = ncclUnhandledCudaError;
+    ncclResult_t r = ncclDevCommDestroy(win->comm, &win->dev);
+    res = res != ncclSuccess ? res : r;
+    r = ncclCommWindowDeregister(win->comm, win->window);
+    res = res != ncclSuccess ? res : r;
+    r = ncclMemFree(win->base);
+    res = res != ncclSuccess ? res : r;
+    cudaSetDevice(previous);
+  } else {
+    res = ncclUnhandledCudaError;
+  }
+#endif
+  free(win);
+  return res;
 }

@@ -78,6 +78,12 @@ xgpu_tuning xgpu_tuning_for_arch(int arch);
 /* The same for CUDA device ordinal `device`. */
 cudaError_t xgpu_device_tuning(int device, xgpu_tuning *out);
 
+/* The device path across GPUs (docs/emitted.md): a window of symmetric memory on every rank of
+ * comm, made and destroyed by all ranks together, each from its own thread or process. */
+typedef struct xgpu_nccl_window xgpu_nccl_window;
+ncclResult_t xgpu_nccl_window_create(ncclComm_t comm, size_t bytes, xgpu_nccl_window **out);
+ncclResult_t xgpu_nccl_window_destroy(xgpu_nccl_window *win);
+
 /* total: sum of int into long long. */
 size_t xgpu_total_temp_bytes(size_t n);
 cudaError_t xgpu_total(const int *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
@@ -91,6 +97,12 @@ ncclResult_t xgpu_total_nccl(const int *d_in, size_t n, long long *d_out, void *
 size_t xgpu_total_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_total_combine_nccl(const long long *d_partials, size_t count, long long *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_total_nccl_window_bytes(size_t n, int nranks);
+ncclResult_t xgpu_total_nccl_window(const int *d_in, size_t n, long long *d_out, xgpu_nccl_window *win,
+    cudaStream_t stream);
+size_t xgpu_total_combine_nccl_window_bytes(size_t count, int nranks);
+ncclResult_t xgpu_total_combine_nccl_window(const long long *d_partials, size_t count, long long *d_out,
+    xgpu_nccl_window *win, cudaStream_t stream);
 
 /* best: argmax of float into xgpu_best_result. */
 size_t xgpu_best_temp_bytes(size_t n);
@@ -105,6 +117,12 @@ ncclResult_t xgpu_best_nccl(const float *d_in, size_t n, xgpu_best_result *d_out
 size_t xgpu_best_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_best_combine_nccl(const xgpu_best_result *d_partials, size_t count, xgpu_best_result *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_best_nccl_window_bytes(size_t n, int nranks);
+ncclResult_t xgpu_best_nccl_window(const float *d_in, size_t n, xgpu_best_result *d_out, xgpu_nccl_window *win,
+    cudaStream_t stream);
+size_t xgpu_best_combine_nccl_window_bytes(size_t count, int nranks);
+ncclResult_t xgpu_best_combine_nccl_window(const xgpu_best_result *d_partials, size_t count, xgpu_best_result *d_out,
+    xgpu_nccl_window *win, cudaStream_t stream);
 
 /* range: minmax_fold/minmax_combine of float into MinMax. */
 size_t xgpu_range_temp_bytes(size_t n);
@@ -118,6 +136,12 @@ ncclResult_t xgpu_range_nccl(const float *d_in, size_t n, MinMax *d_out, void *d
 size_t xgpu_range_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_range_combine_nccl(const MinMax *d_partials, size_t count, MinMax *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_range_nccl_window_bytes(size_t n, int nranks);
+ncclResult_t xgpu_range_nccl_window(const float *d_in, size_t n, MinMax *d_out, xgpu_nccl_window *win,
+    cudaStream_t stream);
+size_t xgpu_range_combine_nccl_window_bytes(size_t count, int nranks);
+ncclResult_t xgpu_range_combine_nccl_window(const MinMax *d_partials, size_t count, MinMax *d_out,
+    xgpu_nccl_window *win, cudaStream_t stream);
 
 /* clamped: clamped_fold/minmax_combine of float into MinMax, fold sees *params (read at each call). */
 size_t xgpu_clamped_temp_bytes(size_t n);
@@ -131,6 +155,12 @@ ncclResult_t xgpu_clamped_nccl(const float *d_in, size_t n, const MinMax *params
 size_t xgpu_clamped_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_clamped_combine_nccl(const MinMax *d_partials, size_t count, MinMax *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_clamped_nccl_window_bytes(size_t n, int nranks);
+ncclResult_t xgpu_clamped_nccl_window(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, xgpu_nccl_window *win,
+    cudaStream_t stream);
+size_t xgpu_clamped_combine_nccl_window_bytes(size_t count, int nranks);
+ncclResult_t xgpu_clamped_combine_nccl_window(const MinMax *d_partials, size_t count, MinMax *d_out,
+    xgpu_nccl_window *win, cudaStream_t stream);
 
 /* last_span: window_combine of Window into Window, in input order. */
 size_t xgpu_last_span_temp_bytes(size_t n);
@@ -145,6 +175,12 @@ ncclResult_t xgpu_last_span_nccl(const Window *d_in, size_t n, Window *d_out, vo
 size_t xgpu_last_span_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_last_span_combine_nccl(const Window *d_partials, size_t count, Window *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_last_span_nccl_window_bytes(size_t n, int nranks);
+ncclResult_t xgpu_last_span_nccl_window(const Window *d_in, size_t n, Window *d_out, xgpu_nccl_window *win,
+    cudaStream_t stream);
+size_t xgpu_last_span_combine_nccl_window_bytes(size_t count, int nranks);
+ncclResult_t xgpu_last_span_combine_nccl_window(const Window *d_partials, size_t count, Window *d_out,
+    xgpu_nccl_window *win, cudaStream_t stream);
 
 /* idot: dot of (int, int) into long long. */
 size_t xgpu_idot_temp_bytes(size_t n);
@@ -159,6 +195,12 @@ ncclResult_t xgpu_idot_nccl(const int *d_in0, const int *d_in1, size_t n, long l
 size_t xgpu_idot_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_idot_combine_nccl(const long long *d_partials, size_t count, long long *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_idot_nccl_window_bytes(size_t n, int nranks);
+ncclResult_t xgpu_idot_nccl_window(const int *d_in0, const int *d_in1, size_t n, long long *d_out, xgpu_nccl_window *win,
+    cudaStream_t stream);
+size_t xgpu_idot_combine_nccl_window_bytes(size_t count, int nranks);
+ncclResult_t xgpu_idot_combine_nccl_window(const long long *d_partials, size_t count, long long *d_out,
+    xgpu_nccl_window *win, cudaStream_t stream);
 
 /* fdot: dot of (float, float) into double. */
 size_t xgpu_fdot_temp_bytes(size_t n);
@@ -173,6 +215,12 @@ ncclResult_t xgpu_fdot_nccl(const float *d_in0, const float *d_in1, size_t n, do
 size_t xgpu_fdot_combine_nccl_temp_bytes(size_t count, int nranks);
 ncclResult_t xgpu_fdot_combine_nccl(const double *d_partials, size_t count, double *d_out, void *d_temp,
     size_t temp_bytes, ncclComm_t comm, cudaStream_t stream);
+size_t xgpu_fdot_nccl_window_bytes(size_t n, int nranks);
+ncclResult_t xgpu_fdot_nccl_window(const float *d_in0, const float *d_in1, size_t n, double *d_out, xgpu_nccl_window *win,
+    cudaStream_t stream);
+size_t xgpu_fdot_combine_nccl_window_bytes(size_t count, int nranks);
+ncclResult_t xgpu_fdot_combine_nccl_window(const double *d_partials, size_t count, double *d_out,
+    xgpu_nccl_window *win, cudaStream_t stream);
 
 /* local: max of int into int. */
 size_t xgpu_local_temp_bytes(size_t n);
