@@ -1,5 +1,5 @@
 /* The NCCL forms from plain C, linked with -lnccl and run without a GPU:
- * temp sizes, and bad arguments refused before any CUDA or NCCL call
+ * temp and window sizes, and bad arguments refused before any CUDA or NCCL call
  * (tests/golden/nccl.json; tests/run.sh compile). */
 #include <stdio.h>
 #include "xgpu.h"
@@ -26,6 +26,17 @@ int main(void) {
   expect(xgpu_best_nccl(NULL, 4, NULL, temp, sizeof temp, NULL, 0) == ncclInvalidArgument, "best: NULL pointers");
   expect(xgpu_range_combine_nccl(NULL, 4, NULL, temp, sizeof temp, NULL, 0) == ncclInvalidArgument, "range: NULL comm");
   expect(xgpu_last_span_combine_nccl(NULL, 0, NULL, NULL, 0, NULL, 0) == ncclInvalidArgument, "last_span: NULL comm");
+  /* the device path: sizes, and a missing window or communicator refused before anything runs */
+  expect(xgpu_range_combine_nccl_window_bytes(1000, 3) >= 3 * 334 * sizeof(MinMax), "window slots of the longest chunk");
+  expect(xgpu_range_combine_nccl_window_bytes(1000, 3) % 256 == 0, "window slots in 256-byte steps");
+  expect(xgpu_total_nccl_window_bytes(1 << 20, 2) >= xgpu_total_temp_bytes(1 << 20), "window holds the local temp");
+  xgpu_nccl_window *win = (xgpu_nccl_window *)temp;
+  expect(xgpu_nccl_window_create(NULL, 1 << 20, &win) == ncclInvalidArgument && win == NULL, "create: NULL comm");
+  expect(xgpu_nccl_window_create(NULL, 1 << 20, NULL) == ncclInvalidArgument, "create: NULL out");
+  expect(xgpu_nccl_window_destroy(NULL) == ncclSuccess, "destroy: NULL is a no-op");
+  expect(xgpu_total_nccl_window(in, 4, &out, NULL, 0) == ncclInvalidArgument, "total window: NULL window");
+  expect(xgpu_best_nccl_window(NULL, 4, NULL, NULL, 0) == ncclInvalidArgument, "best window: NULL pointers");
+  expect(xgpu_range_combine_nccl_window(NULL, 4, NULL, NULL, 0) == ncclInvalidArgument, "range window: NULL window");
   if (!failures)
     printf("nccl forms: linked with -lnccl; sizes and bad arguments checked without a GPU\n");
   return failures != 0;

@@ -8,7 +8,10 @@
  *                                            the unique id to FILE
  * Every rank builds all ranks' data on the host (same seeds), so it checks
  * its result against nt_R_host over the concatenation, and compares its
- * bits with every other rank's through an all-gather. */
+ * bits with every other rank's through an all-gather. Each case runs twice:
+ * through NCCL's host-launched collectives (M_R_nccl, M_R_combine_nccl)
+ * and through the device path (M_R_nccl_window, M_R_combine_nccl_window,
+ * one nt_nccl_window per rank). */
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +34,7 @@ struct Rank {
   ncclComm_t comm;
   int rank, nranks;
   cudaStream_t stream;
+  nt_nccl_window *win = nullptr; /* the device path's window, made in run_rank */
   int checks = 0, failures = 0;
   void check(bool ok, const std::string &what) {
     checks++;
@@ -72,6 +76,27 @@ static bool close(const Welford &g, const Welford &h, double abs_sum) {
   return g.n == h.n && near(g.mean, h.mean, (float)(abs_sum / (h.n > 0 ? h.n : 1))) &&
          std::fabs(g.m2 - h.m2) <= 1e-4f * std::fabs(h.m2) + 1e-3f;
 }
+/* A global result against the CPU. Welford's is held to the same bound
+ * against its exact statistics (in double) rather than against
+ * nt_welford_host: the sequential float fold itself drifts past the bound
+ * at this size (M2 2e-4 off at 585,354 elements, the "different n" case on 4
+ * ranks), while the GPU's tree of combines stays within it. */
+template <class IN, class ACC>
+static bool global_close(const ACC &gpu, const ACC &host, const IN *, size_t, double scale, std::string *) {
+  return close(gpu, host, scale);
+}
+static bool global_close(const Welford &g, const Welford &, const float *x, size_t n, double abs_sum,
+                         std::string *detail) {
+  double mean = 0, m2 = 0;
+  for (size_t i = 0; i < n; i++) mean += x[i];
+  mean = n ? mean / (double)n : 0;
+  for (size_t i = 0; i < n; i++) m2 += (x[i] - mean) * (x[i] - mean);
+  const double scale = abs_sum / (double)(n ? n : 1);
+  char text[200];
+  snprintf(text, sizeof text, " (n %.0f mean %.9g m2 %.9g; exact %zu %.9g %.9g)", g.n, g.mean, g.m2, n, mean, m2);
+  *detail = text;
+  return g.n == (float)n && std::fabs(g.mean - mean) <= 1e-5 * scale + 1e-6 && std::fabs(g.m2 - m2) <= 1e-4 * m2 + 1e-3;
+}
 static double abs_sum(const int *, size_t) { return 0; }
 static double abs_sum(const unsigned *, size_t) { return 0; }
 static double abs_sum(const float *x, size_t n) {
@@ -105,9 +130,15 @@ template <class IN, class ACC> struct Reduction {
   ncclResult_t (*combine_nccl)(const ACC *, size_t, ACC *, void *, size_t, ncclComm_t, cudaStream_t);
   ACC (*host)(const IN *, size_t);
   ACC (*combine)(const ACC &, const ACC &); /* the operator's, on the host */
+  size_t (*window_bytes)(size_t, int);
+  ncclResult_t (*nccl_window)(const IN *, size_t, ACC *, nt_nccl_window *, cudaStream_t);
+  size_t (*combine_window_bytes)(size_t, int);
+  ncclResult_t (*combine_window)(const ACC *, size_t, ACC *, nt_nccl_window *, cudaStream_t);
 };
 #define REDUCTION(R) {#R, nt_##R##_nccl_temp_bytes, nt_##R##_nccl, nt_##R##_combine_nccl_temp_bytes, \
-                      nt_##R##_combine_nccl, nt_##R##_host, nt::detail::R##_op::combine}
+                      nt_##R##_combine_nccl, nt_##R##_host, nt::detail::R##_op::combine, \
+                      nt_##R##_nccl_window_bytes, nt_##R##_nccl_window, nt_##R##_combine_nccl_window_bytes, \
+                      nt_##R##_combine_nccl_window}
 
 /* Setup on the rank's stream: it is non-blocking, so cudaMemset and
  * cudaMemcpy on the legacy stream would race with the calls under test. */
@@ -129,7 +160,7 @@ static void spoil(Rank &R, void *d_temp, size_t bytes, int salt) {
  * and under graph capture and replay. */
 template <class IN, class ACC>
 static void global_case(Rank &R, const Reduction<IN, ACC> &red, const std::vector<size_t> &ns, unsigned long long seed,
-                        const char *label) {
+                        const char *label, bool window) {
   size_t total = 0, mine = 0;
   for (int q = 0; q < R.nranks; q++) { if (q == R.rank) mine = total; total += ns[q]; }
   std::vector<IN> all(total ? total : 1);
@@ -145,18 +176,23 @@ static void global_case(Rank &R, const Reduction<IN, ACC> &red, const std::vecto
   CUDA_OK(cudaMalloc(&d_temp, tb));
   const ACC expected = red.host(all.data(), total);
   const double scale = abs_sum(all.data(), total);
-  std::string what = std::string(red.name) + " " + label;
+  std::string what = std::string(red.name) + (window ? "_nccl_window " : "_nccl ") + label;
+  auto call = [&](ACC *out) {
+    return window ? red.nccl_window(d_in, n, out, R.win, R.stream) : red.nccl(d_in, n, out, d_temp, tb, R.comm, R.stream);
+  };
   ACC first{};
   for (int rep = 0; rep < 3; rep++) {
     spoil(R, d_temp, tb, rep);
-    ncclResult_t res = red.nccl(d_in, n, d_out + rep, d_temp, tb, R.comm, R.stream);
+    ncclResult_t res = call(d_out + rep);
     R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
     ACC got;
     CUDA_OK(cudaMemcpyAsync(&got, d_out + rep, sizeof got, cudaMemcpyDeviceToHost, R.stream));
     CUDA_OK(cudaStreamSynchronize(R.stream));
     if (rep == 0) {
       first = got;
-      R.check(close(got, expected, scale), what + ": differs from the host fold of the concatenation");
+      std::string detail;
+      R.check(global_close(got, expected, all.data(), total, scale, &detail),
+              what + ": differs from the host fold of the concatenation" + detail);
       R.check(same_everywhere(R, d_out, 1), what + ": ranks disagree");
     } else {
       R.check(same(got, first), what + ": a repeat differs");
@@ -166,7 +202,7 @@ static void global_case(Rank &R, const Reduction<IN, ACC> &red, const std::vecto
   cudaGraph_t graph;
   cudaGraphExec_t exec;
   CUDA_OK(cudaStreamBeginCapture(R.stream, cudaStreamCaptureModeThreadLocal));
-  ncclResult_t res = red.nccl(d_in, n, d_out + 3, d_temp, tb, R.comm, R.stream);
+  ncclResult_t res = call(d_out + 3);
   CUDA_OK(cudaStreamEndCapture(R.stream, &graph));
   R.check(res == ncclSuccess, what + ": capture returns " + ncclGetErrorString(res));
   CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
@@ -201,7 +237,8 @@ static void make_partials(const Reduction<IN, ACC> &red, int q, size_t count, un
  * with garbage temp: against the host's fold in rank order, the same on
  * every rank. */
 template <class IN, class ACC>
-static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, bool in_place, unsigned long long seed) {
+static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, bool in_place, unsigned long long seed,
+                         bool window) {
   std::vector<ACC> mine(count), expected(count), other(count);
   make_partials(red, R.rank, count, seed, mine.data());
   make_partials(red, 0, count, seed, expected.data());
@@ -220,8 +257,13 @@ static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, b
   CUDA_OK(cudaMalloc(&d_temp, tb));
   spoil(R, d_temp, tb, (int)count);
   upload(R, d_partials, mine.data(), sizeof(ACC) * count);
-  ncclResult_t res = red.combine_nccl(d_partials, count, d_out, d_temp, tb, R.comm, R.stream);
-  std::string what = std::string(red.name) + " combine_nccl count " + std::to_string(count) + (in_place ? " in place" : "");
+  auto call = [&] {
+    return window ? red.combine_window(d_partials, count, d_out, R.win, R.stream)
+                  : red.combine_nccl(d_partials, count, d_out, d_temp, tb, R.comm, R.stream);
+  };
+  ncclResult_t res = call();
+  std::string what = std::string(red.name) + (window ? " combine_nccl_window count " : " combine_nccl count ") +
+                     std::to_string(count) + (in_place ? " in place" : "");
   R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
   std::vector<ACC> got(count);
   CUDA_OK(cudaMemcpyAsync(got.data(), d_out, sizeof(ACC) * count, cudaMemcpyDeviceToHost, R.stream));
@@ -241,7 +283,7 @@ static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, b
     cudaGraphExec_t exec;
     CUDA_OK(cudaMemsetAsync(d_out, 0, sizeof(ACC) * count, R.stream));
     CUDA_OK(cudaStreamBeginCapture(R.stream, cudaStreamCaptureModeThreadLocal));
-    res = red.combine_nccl(d_partials, count, d_out, d_temp, tb, R.comm, R.stream);
+    res = call();
     CUDA_OK(cudaStreamEndCapture(R.stream, &graph));
     R.check(res == ncclSuccess, what + ": capture returns " + ncclGetErrorString(res));
     CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
@@ -316,29 +358,73 @@ template <class IN, class ACC> static void bad_arguments(Rank &R, const Reductio
   CUDA_OK(cudaFree(d_temp));
 }
 
+/* The device path's bad arguments: ncclInvalidArgument with nothing
+ * launched and d_out untouched (every rank makes the same calls, so none
+ * waits at a barrier for a peer that was refused). */
+template <class IN, class ACC> static void bad_window_arguments(Rank &R, const Reduction<IN, ACC> &red) {
+  const size_t n = 100;
+  IN *d_in;
+  ACC *d_out, *d_part;
+  CUDA_OK(cudaMalloc(&d_in, sizeof(IN) * n));
+  CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * (n + 1)));
+  CUDA_OK(cudaMalloc(&d_part, sizeof(ACC) * (n + 1)));
+  CUDA_OK(cudaMemsetAsync(d_out, 0x77, sizeof(ACC) * (n + 1), R.stream));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+  const std::string what = std::string(red.name) + " window bad arguments: ";
+  const size_t too_many = (size_t)1 << 40; /* more than the window holds */
+  struct { const char *name; ncclResult_t res; } cases[] = {
+    {"NULL window", red.nccl_window(d_in, n, d_out, nullptr, R.stream)},
+    {"NULL d_in", red.nccl_window(nullptr, n, d_out, R.win, R.stream)},
+    {"NULL d_out", red.nccl_window(d_in, n, nullptr, R.win, R.stream)},
+    {"misaligned d_in", red.nccl_window((const IN *)((const char *)d_in + 1), n - 1, d_out, R.win, R.stream)},
+    {"misaligned d_out", red.nccl_window(d_in, n, (ACC *)((char *)d_out + 1), R.win, R.stream)},
+    {"combine NULL window", red.combine_window(d_part, n, d_out, nullptr, R.stream)},
+    {"combine NULL partials", red.combine_window(nullptr, n, d_out, R.win, R.stream)},
+    {"combine NULL d_out", red.combine_window(d_part, n, nullptr, R.win, R.stream)},
+    {"combine misaligned", red.combine_window(d_part, n, (ACC *)((char *)d_out + 1), R.win, R.stream)},
+    {"combine partly overlapping", red.combine_window(d_out, n, d_out + 1, R.win, R.stream)},
+    {"combine more than the window holds", red.combine_window(d_part, too_many, d_out + 1, R.win, R.stream)},
+  };
+  for (auto &c : cases)
+    R.check(c.res == ncclInvalidArgument, what + c.name + " returns " + ncclGetErrorString(c.res));
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+  std::vector<unsigned char> back(sizeof(ACC) * (n + 1));
+  download(R, back.data(), d_out, back.size());
+  bool untouched = true;
+  for (unsigned char b : back) untouched = untouched && b == 0x77;
+  R.check(untouched, what + "d_out was written");
+  CUDA_OK(cudaFree(d_in));
+  CUDA_OK(cudaFree(d_out));
+  CUDA_OK(cudaFree(d_part));
+}
+
 template <class IN, class ACC> static void all_cases(Rank &R, const Reduction<IN, ACC> &red, bool float_combine_ok) {
   const int p = R.nranks;
-  std::vector<size_t> ns(p);
-  for (int q = 0; q < p; q++) ns[q] = 1000;
-  global_case(R, red, ns, 1, "equal n");
-  for (int q = 0; q < p; q++) ns[q] = (size_t)(mix((unsigned long long)q + 5) % 300000) + (size_t)q;
-  global_case(R, red, ns, 2, "different n");
-  for (int q = 0; q < p; q++) ns[q] = q == p - 1 ? 0 : 4097 + (size_t)q;
-  global_case(R, red, ns, 3, "last rank empty");
-  for (int q = 0; q < p; q++) ns[q] = q == 0 ? 0 : 777;
-  global_case(R, red, ns, 4, "first rank empty");
-  for (int q = 0; q < p; q++) ns[q] = 0;
-  global_case(R, red, ns, 5, "all empty");
-  for (int q = 0; q < p; q++) ns[q] = 1;
-  global_case(R, red, ns, 6, "one each");
-  if (float_combine_ok) {
-    static const size_t counts[] = {0, 1, 2, 3, 7, 1000, 65537, 1u << 20};
-    for (size_t c : counts) {
-      combine_case(R, red, c, false, 10 + c);
-      combine_case(R, red, c, true, 20 + c);
+  for (int window = 0; window < (R.win ? 2 : 1); window++) {
+    std::vector<size_t> ns(p);
+    for (int q = 0; q < p; q++) ns[q] = 1000;
+    global_case(R, red, ns, 1, "equal n", window);
+    for (int q = 0; q < p; q++) ns[q] = (size_t)(mix((unsigned long long)q + 5) % 300000) + (size_t)q;
+    global_case(R, red, ns, 2, "different n", window);
+    for (int q = 0; q < p; q++) ns[q] = q == p - 1 ? 0 : 4097 + (size_t)q;
+    global_case(R, red, ns, 3, "last rank empty", window);
+    for (int q = 0; q < p; q++) ns[q] = q == 0 ? 0 : 777;
+    global_case(R, red, ns, 4, "first rank empty", window);
+    for (int q = 0; q < p; q++) ns[q] = 0;
+    global_case(R, red, ns, 5, "all empty", window);
+    for (int q = 0; q < p; q++) ns[q] = 1;
+    global_case(R, red, ns, 6, "one each", window);
+    if (float_combine_ok) {
+      static const size_t counts[] = {0, 1, 2, 3, 7, 1000, 65537, 1u << 20};
+      for (size_t c : counts) {
+        combine_case(R, red, c, false, 10 + c, window);
+        combine_case(R, red, c, true, 20 + c, window);
+      }
     }
   }
   bad_arguments(R, red);
+  if (R.win)
+    bad_window_arguments(R, red);
 }
 
 /* The per-rank counts of the two-array and params cases: all equal, random
@@ -364,14 +450,16 @@ static std::vector<size_t> rank_counts(const Rank &R, int pattern, unsigned long
 template <class IN, class ACC>
 static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int),
                      ncclResult_t (*nccl)(const IN *, const IN *, size_t, ACC *, void *, size_t, ncclComm_t, cudaStream_t),
+                     ncclResult_t (*nccl_window)(const IN *, const IN *, size_t, ACC *, nt_nccl_window *, cudaStream_t),
                      ACC (*host)(const IN *, const IN *, size_t)) {
   const int p = R.nranks;
-  for (int pattern = 0; pattern < 3; pattern++) {
+  for (int pattern = 0; pattern < (R.win ? 6 : 3); pattern++) {
+    const bool window = pattern >= 3;
     size_t total, mine;
-    const std::vector<size_t> ns = rank_counts(R, pattern, 9, &total, &mine);
+    const std::vector<size_t> ns = rank_counts(R, pattern % 3, 9, &total, &mine);
     std::vector<IN> a(total + 1), b(total + 1);
-    gen(a.data(), total, 40 + pattern);
-    gen(b.data(), total, 50 + pattern);
+    gen(a.data(), total, 40 + pattern % 3);
+    gen(b.data(), total, 50 + pattern % 3);
     const size_t n = ns[R.rank], tb = temp_bytes(n, p);
     IN *d_a, *d_b;
     ACC *d_out;
@@ -383,8 +471,10 @@ static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int
     upload(R, d_a, a.data() + mine, sizeof(IN) * n);
     upload(R, d_b, b.data() + mine, sizeof(IN) * n);
     spoil(R, d_temp, tb, pattern);
-    std::string what = std::string(name) + " (two arrays) pattern " + std::to_string(pattern);
-    ncclResult_t res = nccl(d_a, d_b, n, d_out, d_temp, tb, R.comm, R.stream);
+    std::string what = std::string(name) + (window ? "_nccl_window" : "_nccl") + " (two arrays) pattern " +
+                       std::to_string(pattern % 3);
+    ncclResult_t res = window ? nccl_window(d_a, d_b, n, d_out, R.win, R.stream)
+                              : nccl(d_a, d_b, n, d_out, d_temp, tb, R.comm, R.stream);
     R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
     ACC got;
     download(R, &got, d_out, sizeof got);
@@ -394,7 +484,8 @@ static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int
     R.check(got == want || std::fabs((double)got - (double)want) <= 2.0 * (double)(total + p) * 1.2e-7 * scale,
             what + ": differs from the host dot of the concatenations");
     R.check(same_everywhere(R, d_out, 1), what + ": ranks disagree");
-    R.check(nccl(nullptr, d_b, n + 1, d_out, d_temp, tb, R.comm, R.stream) == ncclInvalidArgument,
+    R.check((window ? nccl_window(nullptr, d_b, n + 1, d_out, R.win, R.stream)
+                    : nccl(nullptr, d_b, n + 1, d_out, d_temp, tb, R.comm, R.stream)) == ncclInvalidArgument,
             what + ": NULL first array accepted");
     CUDA_OK(cudaFree(d_a));
     CUDA_OK(cudaFree(d_b));
@@ -409,11 +500,12 @@ static void dot_case(Rank &R, const char *name, size_t (*temp_bytes)(size_t, int
  * limit gives that limit's count), and a NULL params refused. */
 static void params_case(Rank &R) {
   const int p = R.nranks;
-  for (int pattern = 0; pattern < 3; pattern++) {
+  for (int pattern = 0; pattern < (R.win ? 6 : 3); pattern++) {
+    const bool window = pattern >= 3;
     size_t total, mine;
-    const std::vector<size_t> ns = rank_counts(R, pattern, 19, &total, &mine);
+    const std::vector<size_t> ns = rank_counts(R, pattern % 3, 19, &total, &mine);
     std::vector<float> x(total + 1);
-    gen(x.data(), total, 60 + pattern);
+    gen(x.data(), total, 60 + pattern % 3);
     const size_t n = ns[R.rank], tb = nt_above_nccl_temp_bytes(n, p);
     float *d_in;
     unsigned long long *d_out;
@@ -422,11 +514,13 @@ static void params_case(Rank &R) {
     CUDA_OK(cudaMalloc(&d_out, sizeof(unsigned long long)));
     CUDA_OK(cudaMalloc(&d_temp, tb));
     upload(R, d_in, x.data() + mine, sizeof(float) * n);
-    const std::string what = "above (params) pattern " + std::to_string(pattern);
+    const std::string what = std::string(window ? "above_nccl_window" : "above_nccl") + " (params) pattern " +
+                             std::to_string(pattern % 3);
     Threshold t = {0.25f};
     for (int call = 0; call < 2; call++) {
       spoil(R, d_temp, tb, pattern + call);
-      ncclResult_t res = nt_above_nccl(d_in, n, &t, d_out, d_temp, tb, R.comm, R.stream);
+      ncclResult_t res = window ? nt_above_nccl_window(d_in, n, &t, d_out, R.win, R.stream)
+                                : nt_above_nccl(d_in, n, &t, d_out, d_temp, tb, R.comm, R.stream);
       R.check(res == ncclSuccess, what + ": returns " + ncclGetErrorString(res));
       unsigned long long got;
       download(R, &got, d_out, sizeof got);
@@ -436,7 +530,8 @@ static void params_case(Rank &R) {
       R.check(same_everywhere(R, d_out, 1), what + ": ranks disagree");
       t.limit = -0.5f; /* read at the next call */
     }
-    R.check(nt_above_nccl(d_in, n, nullptr, d_out, d_temp, tb, R.comm, R.stream) == ncclInvalidArgument,
+    R.check((window ? nt_above_nccl_window(d_in, n, nullptr, d_out, R.win, R.stream)
+                    : nt_above_nccl(d_in, n, nullptr, d_out, d_temp, tb, R.comm, R.stream)) == ncclInvalidArgument,
             what + ": NULL params accepted");
     CUDA_OK(cudaFree(d_in));
     CUDA_OK(cudaFree(d_out));
@@ -465,8 +560,13 @@ static void big_case(Rank &R) {
   nt_iamin_result *d_min;
   CUDA_OK(cudaMalloc(&d_sum, sizeof(int)));
   CUDA_OK(cudaMalloc(&d_min, sizeof(nt_iamin_result)));
-  R.check(nt_isum_nccl(d_in, n, d_sum, d_temp, tb, R.comm, R.stream) == ncclSuccess, "big isum returns");
-  R.check(nt_iamin_nccl(d_in, n, d_min, d_temp, tb2, R.comm, R.stream) == ncclSuccess, "big iamin returns");
+  for (int window = 0; window < (R.win ? 2 : 1); window++) {
+  const std::string path = window ? " (window)" : "";
+  R.check((window ? nt_isum_nccl_window(d_in, n, d_sum, R.win, R.stream)
+                  : nt_isum_nccl(d_in, n, d_sum, d_temp, tb, R.comm, R.stream)) == ncclSuccess, "big isum returns" + path);
+  R.check((window ? nt_iamin_nccl_window(d_in, n, d_min, R.win, R.stream)
+                  : nt_iamin_nccl(d_in, n, d_min, d_temp, tb2, R.comm, R.stream)) == ncclSuccess,
+          "big iamin returns" + path);
   int sum;
   nt_iamin_result mn;
   CUDA_OK(cudaMemcpyAsync(&sum, d_sum, sizeof sum, cudaMemcpyDeviceToHost, R.stream));
@@ -483,17 +583,55 @@ static void big_case(Rank &R) {
     s += (unsigned long long)(long long)(low - ((int)(atq % 7) - 3));
     expect += (unsigned)s;
   }
-  R.check((unsigned)sum == expect, "big isum: " + std::to_string(sum) + " expected " + std::to_string((int)expect));
+  R.check((unsigned)sum == expect,
+          "big isum" + path + ": " + std::to_string(sum) + " expected " + std::to_string((int)expect));
   R.check(mn.value == low && mn.index == (long long)((1ull << 31) + 3),
-          "big iamin: index " + std::to_string(mn.index) + " expected 2^31 + 3 (rank 0's, the lower of a tie)");
+          "big iamin" + path + ": index " + std::to_string(mn.index) + " expected 2^31 + 3 (rank 0's, the lower of a tie)");
+  }
   CUDA_OK(cudaFree(d_in));
   CUDA_OK(cudaFree(d_temp));
   CUDA_OK(cudaFree(d_sum));
   CUDA_OK(cudaFree(d_min));
 }
 
+/* The window for the device path, big enough for every case below; made by
+ * every rank together. Without NCCL's device API (or with a library other
+ * than the headers' version, or ranks that cannot reach each other's
+ * memory) creation fails with ncclInvalidUsage: that fails the run unless
+ * GPUGEN_WINDOW_OPTIONAL=1, which skips the device path's cases. */
+static void make_window(Rank &R) {
+  size_t bytes = 0;
+  auto need = [&](size_t b) { bytes = b > bytes ? b : bytes; };
+  need(nt_polyhash_combine_nccl_window_bytes(16u << 20, R.nranks));
+  need(nt_welford_combine_nccl_window_bytes(16u << 20, R.nranks));
+  need(nt_maxsub_combine_nccl_window_bytes(1u << 20, R.nranks));
+  need(nt_famax_combine_nccl_window_bytes(1u << 20, R.nranks));
+  need(nt_iamin_combine_nccl_window_bytes(1u << 20, R.nranks));
+  need(nt_maxsub_nccl_window_bytes(1u << 20, R.nranks)); /* the flat temp grows slowly with n */
+  need(nt_iamin_nccl_window_bytes((1ull << 31) + 12345, R.nranks));
+  need(nt_isum_nccl_window_bytes((1ull << 31) + 12345, R.nranks));
+  need(nt_fdot_nccl_window_bytes(1u << 20, R.nranks));
+  ncclResult_t res = nt_nccl_window_create(R.comm, bytes, &R.win);
+  int version = 0;
+  ncclGetVersion(&version);
+  const char *optional = getenv("GPUGEN_WINDOW_OPTIONAL");
+  if (res != ncclSuccess && optional && !strcmp(optional, "1")) {
+    printf("rank %d: the device path is skipped: nt_nccl_window_create returns %s (NCCL %d loaded, built with %d)\n",
+           R.rank, ncclGetErrorString(res), version, NCCL_VERSION_CODE);
+    return;
+  }
+  R.check(res == ncclSuccess && R.win, std::string("nt_nccl_window_create returns ") + ncclGetErrorString(res) +
+                                           " (NCCL " + std::to_string(version) + " loaded, built with " +
+                                           std::to_string(NCCL_VERSION_CODE) + ")");
+  R.check(nt_nccl_window_create(R.comm, bytes, nullptr) == ncclInvalidArgument, "window create: NULL out accepted");
+  nt_nccl_window *none = (nt_nccl_window *)&R;
+  R.check(nt_nccl_window_create(nullptr, bytes, &none) == ncclInvalidArgument && !none,
+          "window create: NULL comm accepted, or *out not cleared");
+}
+
 static void run_rank(Rank &R) {
   CUDA_OK(cudaStreamCreateWithFlags(&R.stream, cudaStreamNonBlocking));
+  make_window(R);
   static const Reduction<int, int> isum = REDUCTION(isum);
   static const Reduction<unsigned, unsigned> uxor = REDUCTION(uxor);
   static const Reduction<float, float> fsum = REDUCTION(fsum);
@@ -512,13 +650,17 @@ static void run_rank(Rank &R) {
   all_cases(R, welford, true);
   all_cases(R, maxsub, true);
   all_cases(R, polyhash, true);
-  dot_case<float, double>(R, "fdot", nt_fdot_nccl_temp_bytes, nt_fdot_nccl, nt_fdot_host);
-  dot_case<int, long long>(R, "idot", nt_idot_nccl_temp_bytes, nt_idot_nccl, nt_idot_host);
+  dot_case<float, double>(R, "fdot", nt_fdot_nccl_temp_bytes, nt_fdot_nccl, nt_fdot_nccl_window, nt_fdot_host);
+  dot_case<int, long long>(R, "idot", nt_idot_nccl_temp_bytes, nt_idot_nccl, nt_idot_nccl_window, nt_idot_host);
   params_case(R);
-  combine_case(R, polyhash, 16u << 20, false, 99); /* 16M ordered states (256 MiB) */
-  combine_case(R, polyhash, 16u << 20, true, 98);
-  combine_case(R, welford, 16u << 20, false, 97);
+  for (int window = 0; window < (R.win ? 2 : 1); window++) {
+    combine_case(R, polyhash, 16u << 20, false, 99, window); /* 16M ordered states (256 MiB) */
+    combine_case(R, polyhash, 16u << 20, true, 98, window);
+    combine_case(R, welford, 16u << 20, false, 97, window);
+  }
   if (big) big_case(R);
+  if (R.win)
+    R.check(nt_nccl_window_destroy(R.win) == ncclSuccess, "window destroy");
   CUDA_OK(cudaStreamDestroy(R.stream));
   printf("rank %d of %d: %d checks, %d failed\n", R.rank, R.nranks, R.checks, R.failures);
 }
