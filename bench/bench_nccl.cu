@@ -3,11 +3,15 @@
 // is the mean time per call over back-to-back calls after warm-up (CUDA
 // events on rank 0's stream; the collectives keep the ranks in step).
 // Prints the ratios of the issue's targets 1 to 3, target 4's side of
-// gpugen (bench/peers_nccl.py times PyTorch's), and CSV to argv[1].
+// gpugen (bench/peers_nccl.py times PyTorch's), and CSV to argv[1]. Each
+// gpugen row comes twice: through NCCL's host-launched collectives (_nccl)
+// and through the device path (_nccl_window, one bn_nccl_window per rank),
+// whose results are compared bit for bit with the first.
 #include <cub/cub.cuh>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -119,43 +123,92 @@ static void run_rank(Rank &R) {
   tb = std::max(tb, cub_bytes);
   void *d_temp;
   CUDA_CHECK(cudaMalloc(&d_temp, tb));
-  void *d_out;
-  CUDA_CHECK(cudaMalloc(&d_out, 64));
-  char note[160];
+  char *d_out;
+  CUDA_CHECK(cudaMalloc(&d_out, 256)); // [0, 128): the timed calls; [128, 256): the device path's check
+  char note[200];
+  // the device path's window: big enough for every call below
+  const size_t count = (size_t)16 << 20, C = 256;
+  size_t wb = std::max(bn_isum_nccl_window_bytes(n, nranks), bn_welford_nccl_window_bytes(n, nranks));
+  wb = std::max(wb, bn_maxsub_nccl_window_bytes(n, nranks));
+  wb = std::max(wb, bn_welford_combine_nccl_window_bytes(count, nranks));
+  wb = std::max(wb, bn_merge_combine_nccl_window_bytes(C, nranks));
+  bn_nccl_window *win = nullptr;
+  // BENCH_NO_WINDOW=1 leaves the device path out
+  const bool skip_window = getenv("BENCH_NO_WINDOW") && !strcmp(getenv("BENCH_NO_WINDOW"), "1");
+  ncclResult_t wres = skip_window ? ncclSuccess : bn_nccl_window_create(R.comm, wb, &win);
+  if (wres != ncclSuccess) {
+    int v = 0;
+    ncclGetVersion(&v);
+    snprintf(note, sizeof note, "%s (NCCL %d loaded, built with %d): no _nccl_window rows", ncclGetErrorString(wres), v,
+             NCCL_VERSION_CODE);
+    report(R, "bn_nccl_window_create", 0, note);
+  }
+  // whether the two paths leave the same bytes at d_out and d_out + 128
+  auto same_bits = [&](size_t bytes) {
+    char a[128], b[128];
+    CUDA_CHECK(cudaMemcpyAsync(a, d_out, bytes, cudaMemcpyDeviceToHost, R.stream));
+    CUDA_CHECK(cudaMemcpyAsync(b, d_out + 128, bytes, cudaMemcpyDeviceToHost, R.stream));
+    CUDA_CHECK(cudaStreamSynchronize(R.stream));
+    return memcmp(a, b, bytes) == 0;
+  };
 
   // ---- target 1: 1 GiB per GPU ----
   const int reps_big = 20;
-  struct Big { const char *name; std::function<void(size_t)> one; std::function<void(size_t)> across; };
-  Big bigs[] = {
-    {"int32 sum",
-     [&](size_t m) { CUDA_CHECK(bn_isum(d_int, m, (int *)d_out, d_temp, tb, R.stream)); },
-     [&](size_t m) { NCCL_CHECK(bn_isum_nccl(d_int, m, (int *)d_out, d_temp, tb, R.comm, R.stream)); }},
-    {"Welford",
-     [&](size_t m) { CUDA_CHECK(bn_welford(d_float, m, (Welford *)d_out, d_temp, tb, R.stream)); },
-     [&](size_t m) { NCCL_CHECK(bn_welford_nccl(d_float, m, (Welford *)d_out, d_temp, tb, R.comm, R.stream)); }},
-    {"ordered max-subarray",
-     [&](size_t m) { CUDA_CHECK(bn_maxsub(d_int, m, (MaxSub *)d_out, d_temp, tb, R.stream)); },
-     [&](size_t m) { NCCL_CHECK(bn_maxsub_nccl(d_int, m, (MaxSub *)d_out, d_temp, tb, R.comm, R.stream)); }},
+  struct Big {
+    const char *name;
+    size_t bytes;
+    std::function<void(size_t)> one;
+    std::function<void(size_t, char *)> across, window;
   };
+  Big bigs[] = {
+    {"int32 sum", sizeof(int),
+     [&](size_t m) { CUDA_CHECK(bn_isum(d_int, m, (int *)d_out, d_temp, tb, R.stream)); },
+     [&](size_t m, char *o) { NCCL_CHECK(bn_isum_nccl(d_int, m, (int *)o, d_temp, tb, R.comm, R.stream)); },
+     [&](size_t m, char *o) { NCCL_CHECK(bn_isum_nccl_window(d_int, m, (int *)o, win, R.stream)); }},
+    {"Welford", sizeof(Welford),
+     [&](size_t m) { CUDA_CHECK(bn_welford(d_float, m, (Welford *)d_out, d_temp, tb, R.stream)); },
+     [&](size_t m, char *o) { NCCL_CHECK(bn_welford_nccl(d_float, m, (Welford *)o, d_temp, tb, R.comm, R.stream)); },
+     [&](size_t m, char *o) { NCCL_CHECK(bn_welford_nccl_window(d_float, m, (Welford *)o, win, R.stream)); }},
+    {"ordered max-subarray", sizeof(MaxSub),
+     [&](size_t m) { CUDA_CHECK(bn_maxsub(d_int, m, (MaxSub *)d_out, d_temp, tb, R.stream)); },
+     [&](size_t m, char *o) { NCCL_CHECK(bn_maxsub_nccl(d_int, m, (MaxSub *)o, d_temp, tb, R.comm, R.stream)); },
+     [&](size_t m, char *o) { NCCL_CHECK(bn_maxsub_nccl_window(d_int, m, (MaxSub *)o, win, R.stream)); }},
+  };
+  static std::vector<double> alone(64);
   for (auto &b : bigs) {
-    // one GPU alone over 1 GiB (rank 0 times; the others wait at the barrier)
-    double one = 0;
-    barrier();
-    if (R.rank == 0) {
-      for (int i = 0; i < 3; i++) b.one(n);
-      CUDA_CHECK(cudaEventRecord(R.start, R.stream));
-      for (int i = 0; i < reps_big; i++) b.one(n);
-      CUDA_CHECK(cudaEventRecord(R.stop, R.stream));
-      CUDA_CHECK(cudaEventSynchronize(R.stop));
-      float ms;
-      CUDA_CHECK(cudaEventElapsedTime(&ms, R.start, R.stop));
-      one = 1000.0 * ms / reps_big;
+    // one GPU alone over 1 GiB: each rank in turn while the others wait at
+    // the barrier; `one` is rank 0's (the ratios), `slowest` the slowest
+    // rank's, which a step across all of them cannot beat
+    double one = 0, slowest = 0;
+    for (int turn = 0; turn < nranks; turn++) {
+      barrier();
+      if (R.rank == turn) {
+        for (int i = 0; i < 3; i++) b.one(n);
+        CUDA_CHECK(cudaEventRecord(R.start, R.stream));
+        for (int i = 0; i < reps_big; i++) b.one(n);
+        CUDA_CHECK(cudaEventRecord(R.stop, R.stream));
+        CUDA_CHECK(cudaEventSynchronize(R.stop));
+        float ms;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, R.start, R.stop));
+        alone[turn] = 1000.0 * ms / reps_big;
+      }
     }
     barrier();
-    double across = time_us(R, reps_big, [&] { b.across(n); });
+    one = alone[0];
+    for (int q = 0; q < nranks; q++) slowest = std::max(slowest, alone[q]);
+    double across = time_us(R, reps_big, [&] { b.across(n, d_out); });
     snprintf(note, sizeof note, "one GPU 1 GiB: %.1f us; throughput %.3fx one GPU; cross-GPU step %.1f us",
              one, nranks * one / across, across - one);
     report(R, (std::string("1 GiB per GPU, M_R_nccl ") + b.name).c_str(), across, note);
+    if (!win)
+      continue;
+    double window = time_us(R, reps_big, [&] { b.window(n, d_out); });
+    b.across(n, d_out);
+    b.window(n, d_out + 128);
+    snprintf(note, sizeof note, "throughput %.3fx one GPU; cross-GPU step %.1f us (%.1f past the slowest GPU alone, "
+             "%.1f us); %.3fx M_R_nccl; result %s", nranks * one / window, window - one, window - slowest, slowest,
+             across / window, same_bits(b.bytes) ? "same bits as M_R_nccl" : "DIFFERS from M_R_nccl");
+    report(R, (std::string("1 GiB per GPU, M_R_nccl_window ") + b.name).c_str(), window, note);
   }
   { // CUB's sum of 1 GiB plus ncclAllReduce of the one int
     double cub = time_us(R, reps_big, [&] {
@@ -183,6 +236,22 @@ static void run_rank(Rank &R) {
   });
   snprintf(note, sizeof note, "%.2fx CUB + ncclAllReduce (%.1f us); local M_R %.1f us", ours / peer, peer, local);
   report(R, "1K int32 per GPU, M_R_nccl int32 sum", ours, note);
+  if (win) {
+    double w = time_us(R, reps_small, [&] { NCCL_CHECK(bn_isum_nccl_window(d_int, 1024, (int *)d_out, win, R.stream)); });
+    NCCL_CHECK(bn_isum_nccl(d_int, 1024, (int *)d_out, d_temp, tb, R.comm, R.stream));
+    NCCL_CHECK(bn_isum_nccl_window(d_int, 1024, (int *)(d_out + 128), win, R.stream));
+    snprintf(note, sizeof note, "%.2fx CUB + ncclAllReduce; cross-GPU step %.1f us; result %s", w / peer, w - local,
+             same_bits(sizeof(int)) ? "same bits as M_R_nccl" : "DIFFERS from M_R_nccl");
+    report(R, "1K int32 per GPU, M_R_nccl_window int32 sum", w, note);
+    double wf = time_us(R, reps_small, [&] {
+      NCCL_CHECK(bn_welford_nccl_window(d_float, 1024, (Welford *)d_out, win, R.stream));
+    });
+    double hf = time_us(R, reps_small, [&] {
+      NCCL_CHECK(bn_welford_nccl(d_float, 1024, (Welford *)d_out, d_temp, tb, R.comm, R.stream));
+    });
+    snprintf(note, sizeof note, "M_R_nccl (all-gather + fold) %.1f us: %.2fx", hf, hf / wf);
+    report(R, "1K floats per GPU, M_R_nccl_window Welford", wf, note);
+  }
   report(R, "1K int32 per GPU, CUB sum + ncclAllReduce of 1 int", peer, "the peer of target 2");
   report(R, "ncclAllReduce of 1 int", allreduce1, "anchor");
   report(R, "ncclAllGather of 16 bytes per rank", gather16, "anchor");
@@ -190,7 +259,7 @@ static void run_rank(Rank &R) {
   CUDA_CHECK(cudaFree(d_float));
 
   // ---- target 3: combine_nccl of 16M Welford states ----
-  const size_t count = (size_t)16 << 20, bytes = count * sizeof(Welford);
+  const size_t bytes = count * sizeof(Welford);
   Welford *d_states, *d_res, *d_all;
   CUDA_CHECK(cudaMalloc(&d_states, bytes));
   CUDA_CHECK(cudaMalloc(&d_res, bytes));
@@ -218,6 +287,22 @@ static void run_rank(Rank &R) {
   report(R, "ncclAllReduce of the same bytes of floats (48M)", ar, note);
   snprintf(note, sizeof note, "bus-equivalent %.0f GB/s", bus / ag / 1e3);
   report(R, "ncclAllGather of 16M states + local combine kernel", ag, note);
+  if (win) {
+    double wc = time_us(R, reps_c, [&] {
+      NCCL_CHECK(bn_welford_combine_nccl_window(d_states, count, d_all, win, R.stream));
+    });
+    // the same bits as the schedule's (d_res holds its last result)
+    std::vector<Welford> a(count), b(count);
+    CUDA_CHECK(cudaMemcpyAsync(a.data(), d_all, bytes, cudaMemcpyDeviceToHost, R.stream));
+    NCCL_CHECK(bn_welford_combine_nccl(d_states, count, d_res, d_ctemp, ctb, R.comm, R.stream));
+    CUDA_CHECK(cudaMemcpyAsync(b.data(), d_res, bytes, cudaMemcpyDeviceToHost, R.stream));
+    CUDA_CHECK(cudaStreamSynchronize(R.stream));
+    const bool same = memcmp(a.data(), b.data(), bytes) == 0;
+    snprintf(note, sizeof note, "bus %.0f GB/s; %.2fx ncclAllReduce's bus bandwidth; %.2fx all-gather + combine; "
+             "%.2fx M_R_combine_nccl; result %s", bus / wc / 1e3, ar / wc, ag / wc, comb / wc,
+             same ? "same bits as M_R_combine_nccl" : "DIFFERS from M_R_combine_nccl");
+    report(R, "16M Welford states, M_R_combine_nccl_window", wc, note);
+  }
   CUDA_CHECK(cudaFree(d_states));
   CUDA_CHECK(cudaFree(d_res));
   CUDA_CHECK(cudaFree(d_all));
@@ -226,7 +311,7 @@ static void run_rank(Rank &R) {
 
   // ---- target 4: SyncBatchNorm's statistics of a 64 x 256 x 56 x 56 NCHW
   // float activation per GPU (the peer: bench/peers_nccl.py) ----
-  const size_t N = 64, C = 256, HW = 56 * 56, rows = N * C;
+  const size_t N = 64, HW = 56 * 56, rows = N * C;
   float *d_x;
   Welford *d_rows, *d_chan;
   CUDA_CHECK(cudaMalloc(&d_x, rows * HW * sizeof(float)));
@@ -254,10 +339,23 @@ static void run_rank(Rank &R) {
   snprintf(note, sizeof note, "local rows+transpose+rows %.1f us; combine_nccl of 256 states %.1f us", local_us,
            across_us);
   report(R, "SyncBN stats 64x256x56x56 per GPU (per-channel Welford)", bn_us, note);
+  if (win) {
+    double bw_us = time_us(R, 20, [&] {
+      CUDA_CHECK(bn_chan_rows(d_x, rows, HW, d_rows, d_stemp, sb, R.stream));
+      transpose_states<<<(unsigned)((rows + 255) / 256), 256, 0, R.stream>>>(d_rows, N, C, d_rows + rows);
+      CUDA_CHECK(bn_merge_rows(d_rows + rows, C, N, d_chan, d_stemp, sb, R.stream));
+      NCCL_CHECK(bn_merge_combine_nccl_window(d_chan, C, d_chan, win, R.stream));
+    });
+    double wacross = time_us(R, 200, [&] { NCCL_CHECK(bn_merge_combine_nccl_window(d_chan, C, d_chan, win, R.stream)); });
+    snprintf(note, sizeof note, "combine_nccl_window of 256 states %.1f us", wacross);
+    report(R, "SyncBN stats, the same with M_R_combine_nccl_window", bw_us, note);
+  }
   CUDA_CHECK(cudaFree(d_x));
   CUDA_CHECK(cudaFree(d_rows));
   CUDA_CHECK(cudaFree(d_chan));
   CUDA_CHECK(cudaFree(d_stemp));
+  if (win)
+    NCCL_CHECK(bn_nccl_window_destroy(win));
 }
 
 int main(int argc, char **argv) {
