@@ -1,8 +1,12 @@
 #!/bin/sh
 # Runs test_nccl every way ranks start: one process driving every GPU (a
 # thread each), one process per GPU (the unique id through a file), and a
-# 1-rank communicator. NVLink multicast stays off. usage: BUILD=dir sh run.sh [--big]
+# 1-rank communicator. NVLink multicast stays off. Every case runs through the
+# host collectives and through the device path (the window), with the NCCL
+# library of the headers' version first on LD_LIBRARY_PATH (nccl_lib.sh).
+# usage: BUILD=dir sh run.sh [--big]
 export NCCL_NVLS_ENABLE=0
+. "$(dirname "$0")/nccl_lib.sh"
 BUILD=${BUILD:-build}
 status=0
 ngpu=$(nvidia-smi -L | wc -l)

@@ -1,0 +1,24 @@
+# Sourced (sh): puts first on LD_LIBRARY_PATH the libnccl.so.2 whose version
+# is that of the nccl.h beside nvcc, when the loader would otherwise pick
+# another. The device path (M_nccl_window_create) refuses a library of
+# another version than the headers it was compiled with, and some machines
+# carry a system libnccl2 older than the CUDA Toolkit's (docs/integration.md).
+nccl_lib_select() {
+  _inc=$(dirname "$(command -v "${NVCC:-nvcc}" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/../include/nccl.h
+  [ -f "$_inc" ] || return 0
+  _want=$(awk '/^#define NCCL_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END {print v}' "$_inc")
+  _pip=$(python3 -c 'import nvidia.nccl; print(list(nvidia.nccl.__path__)[0])' 2>/dev/null)
+  for _lib in $(ldconfig -p 2>/dev/null | awk '/libnccl\.so\.2 /{print $NF}') "$(dirname "$_inc")/../lib/libnccl.so.2" \
+      "$(dirname "$_inc")/../lib64/libnccl.so.2" ${_pip:+"$_pip/lib/libnccl.so.2"}; do
+    [ -f "$_lib" ] || continue
+    if grep -a -q -m1 "NCCL version $_want[^0-9.]" "$_lib"; then
+      _dir=$(dirname "$(readlink -f "$_lib")")
+      echo "NCCL $_want (the headers' version): $_dir"
+      LD_LIBRARY_PATH=$_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+      export LD_LIBRARY_PATH
+      return 0
+    fi
+  done
+  echo "no libnccl.so.2 of version $_want found; the device path's window will be refused"
+}
+nccl_lib_select
