@@ -305,6 +305,16 @@ static void combine_case(Rank &R, const Reduction<IN, ACC> &red, size_t count, b
   CUDA_OK(cudaFree(d_temp));
 }
 
+/* After refused calls: d_out still holds its 0x77 sentinel. */
+static void expect_untouched(Rank &R, const void *d_out, size_t bytes, const std::string &what) {
+  CUDA_OK(cudaStreamSynchronize(R.stream));
+  std::vector<unsigned char> back(bytes);
+  download(R, back.data(), d_out, back.size());
+  bool untouched = true;
+  for (unsigned char b : back) untouched = untouched && b == 0x77;
+  R.check(untouched, what + "d_out was written");
+}
+
 /* Bad arguments: ncclInvalidArgument, nothing launched (d_out keeps its
  * sentinel, and the communicator still works: the next call would hang or
  * fail if a rank had started a collective). */
@@ -346,12 +356,7 @@ template <class IN, class ACC> static void bad_arguments(Rank &R, const Reductio
     }
     R.check(c.res == ncclInvalidArgument, what + c.name + " returns " + ncclGetErrorString(c.res));
   }
-  CUDA_OK(cudaStreamSynchronize(R.stream));
-  std::vector<unsigned char> back(sizeof(ACC) * (n + 1));
-  download(R, back.data(), d_out, back.size());
-  bool untouched = true;
-  for (unsigned char b : back) untouched = untouched && b == 0x77;
-  R.check(untouched, what + "d_out was written");
+  expect_untouched(R, d_out, sizeof(ACC) * (n + 1), what);
   CUDA_OK(cudaFree(d_in));
   CUDA_OK(cudaFree(d_out));
   CUDA_OK(cudaFree(d_part));
@@ -388,12 +393,7 @@ template <class IN, class ACC> static void bad_window_arguments(Rank &R, const R
   };
   for (auto &c : cases)
     R.check(c.res == ncclInvalidArgument, what + c.name + " returns " + ncclGetErrorString(c.res));
-  CUDA_OK(cudaStreamSynchronize(R.stream));
-  std::vector<unsigned char> back(sizeof(ACC) * (n + 1));
-  download(R, back.data(), d_out, back.size());
-  bool untouched = true;
-  for (unsigned char b : back) untouched = untouched && b == 0x77;
-  R.check(untouched, what + "d_out was written");
+  expect_untouched(R, d_out, sizeof(ACC) * (n + 1), what);
   CUDA_OK(cudaFree(d_in));
   CUDA_OK(cudaFree(d_out));
   CUDA_OK(cudaFree(d_part));
