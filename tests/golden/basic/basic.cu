@@ -117,14 +117,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::total_op, basic::detail::tuned_block, 16, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t basic_total_temp_bytes(size_t n) {
@@ -134,14 +136,15 @@ extern "C" size_t basic_total_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t basic_total_launch(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_total_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)basic_total_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -164,8 +167,14 @@ static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
   basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t basic_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return basic_total_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          basic::detail::store_result());
 }
 
 extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
@@ -185,14 +194,16 @@ extern "C" long long basic_total_host(const int8_t *h_in, size_t n) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_fmax_kernel(const float *in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::fmax_op, basic::detail::tuned_block, 4, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t basic_fmax_temp_bytes(size_t n) {
@@ -202,14 +213,15 @@ extern "C" size_t basic_fmax_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t basic_fmax_launch(const float *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_fmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_fmax_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)basic_fmax_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -232,8 +244,14 @@ static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out,
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<float> t = temp_slots_in<float>(d_temp);
   basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t basic_fmax_enqueue(const float *d_in, size_t n, float *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return basic_fmax_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          basic::detail::store_result());
 }
 
 extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
@@ -253,14 +271,16 @@ extern "C" float basic_fmax_host(const float *h_in, size_t n) {
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_best_kernel(const double *in, size_t n, size_t head, bool vector, basic_best_result *out, basic_best_result *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::best_op, basic::detail::tuned_block, 2, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t basic_best_temp_bytes(size_t n) {
@@ -270,14 +290,15 @@ extern "C" size_t basic_best_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t basic_best_launch(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(double) != 0 || (uintptr_t)d_out % alignof(basic_best_result) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_best_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)basic_best_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -300,8 +321,14 @@ static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_r
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<basic_best_result> t = temp_slots_in<basic_best_result>(d_temp);
   basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t basic_best_enqueue(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return basic_best_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          basic::detail::store_result());
 }
 
 extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_result *d_out, void *d_temp, size_t temp_bytes,
@@ -321,14 +348,16 @@ extern "C" basic_best_result basic_best_host(const double *h_in, size_t n) {
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_mask_kernel(const IntLL *in, size_t n, size_t head, bool vector, IntLL *out, IntLL *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::mask_op, basic::detail::tuned_block, 1, 1,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 16),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t basic_mask_temp_bytes(size_t n) {
@@ -338,14 +367,15 @@ extern "C" size_t basic_mask_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t basic_mask_launch(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_mask_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(IntLL) != 0 || (uintptr_t)d_out % alignof(IntLL) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_mask_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)basic_mask_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -368,8 +398,14 @@ static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out,
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<IntLL> t = temp_slots_in<IntLL>(d_temp);
   basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t basic_mask_enqueue(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return basic_mask_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          basic::detail::store_result());
 }
 
 extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, void *d_temp, size_t temp_bytes,
@@ -389,14 +425,16 @@ extern "C" IntLL basic_mask_host(const IntLL *h_in, size_t n) {
  * Input: 6-byte elements are read as groups of 8 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
 basic_lo_kernel(const Short3 *in, size_t n, size_t head, bool vector, Short3 *out, Short3 *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::lo_op, basic::detail::tuned_block, 8, 3,
                               basic::detail::groups_per_lane(basic::detail::tuned_items, 48),
                               basic::detail::element_groups_per_lane(basic::detail::tuned_items, 6)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t basic_lo_temp_bytes(size_t n) {
@@ -406,14 +444,15 @@ extern "C" size_t basic_lo_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t basic_lo_launch(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Short3) != 0 || (uintptr_t)d_out % alignof(Short3) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_lo_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)basic_lo_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 8;
@@ -436,8 +475,14 @@ static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out,
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Short3> t = temp_slots_in<Short3>(d_temp);
   basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t basic_lo_enqueue(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return basic_lo_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          basic::detail::store_result());
 }
 
 extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, void *d_temp, size_t temp_bytes,

@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 24-byte elements are read as groups of 2 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
 cxx_tracked_kernel(const Tracked *in, size_t n, size_t head, bool vector, Tracked *out, Tracked *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   cxx::detail::reduce_device<cxx::detail::tracked_op, cxx::detail::tuned_block, 2, 3,
                               cxx::detail::groups_per_lane(cxx::detail::tuned_items, 48),
                               cxx::detail::element_groups_per_lane(cxx::detail::tuned_items, 24)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t cxx_tracked_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t cxx_tracked_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t cxx_tracked_launch(const Tracked *d_in, size_t n, Tracked *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_tracked_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Tracked) != 0 || (uintptr_t)d_out % alignof(Tracked) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_tracked_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)cxx_tracked_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -163,8 +166,14 @@ static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Tracked> t = temp_slots_in<Tracked>(d_temp);
   cxx_tracked_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t cxx_tracked_enqueue(const Tracked *d_in, size_t n, Tracked *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return cxx_tracked_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          cxx::detail::store_result());
 }
 
 extern "C" cudaError_t cxx_tracked(const Tracked *d_in, size_t n, Tracked *d_out, void *d_temp, size_t temp_bytes,
@@ -184,14 +193,16 @@ extern "C" Tracked cxx_tracked_host(const Tracked *h_in, size_t n) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
 cxx_range_kernel(const float *in, size_t n, size_t head, bool vector, PairF *out, PairF *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   cxx::detail::reduce_device<cxx::detail::range_op, cxx::detail::tuned_block, 4, 1,
                               cxx::detail::groups_per_lane(cxx::detail::tuned_items, 16),
                               cxx::detail::element_groups_per_lane(cxx::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t cxx_range_temp_bytes(size_t n) {
@@ -201,14 +212,15 @@ extern "C" size_t cxx_range_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t cxx_range_launch(const float *d_in, size_t n, PairF *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(PairF) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_range_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)cxx_range_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -231,8 +243,14 @@ static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, 
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<PairF> t = temp_slots_in<PairF>(d_temp);
   cxx_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t cxx_range_enqueue(const float *d_in, size_t n, PairF *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return cxx_range_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          cxx::detail::store_result());
 }
 
 extern "C" cudaError_t cxx_range(const float *d_in, size_t n, PairF *d_out, void *d_temp, size_t temp_bytes,
@@ -252,14 +270,16 @@ extern "C" PairF cxx_range_host(const float *h_in, size_t n) {
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
 cxx_lmax_kernel(const PairL *in, size_t n, size_t head, bool vector, PairL *out, PairL *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   cxx::detail::reduce_device<cxx::detail::lmax_op, cxx::detail::tuned_block, 1, 1,
                               cxx::detail::groups_per_lane(cxx::detail::tuned_items, 16),
                               cxx::detail::element_groups_per_lane(cxx::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t cxx_lmax_temp_bytes(size_t n) {
@@ -269,14 +289,15 @@ extern "C" size_t cxx_lmax_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t cxx_lmax_launch(const PairL *d_in, size_t n, PairL *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_lmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(PairL) != 0 || (uintptr_t)d_out % alignof(PairL) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_lmax_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)cxx_lmax_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -299,8 +320,14 @@ static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, v
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<PairL> t = temp_slots_in<PairL>(d_temp);
   cxx_lmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t cxx_lmax_enqueue(const PairL *d_in, size_t n, PairL *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return cxx_lmax_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          cxx::detail::store_result());
 }
 
 extern "C" cudaError_t cxx_lmax(const PairL *d_in, size_t n, PairL *d_out, void *d_temp, size_t temp_bytes,

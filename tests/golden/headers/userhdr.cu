@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(userhdr::detail::tuned_block, userhdr::detail::tuned_min_blocks)
 userhdr_maxsub_kernel(const int *in, size_t n, size_t head, bool vector, MaxSub *out, MaxSub *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   userhdr::detail::reduce_device<userhdr::detail::maxsub_op, userhdr::detail::tuned_block, 4, 1,
                               userhdr::detail::groups_per_lane(userhdr::detail::tuned_items, 16),
                               userhdr::detail::element_groups_per_lane(userhdr::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t userhdr_maxsub_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t userhdr_maxsub_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t userhdr_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t userhdr_maxsub_launch(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)userhdr_maxsub_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)userhdr_maxsub_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -163,8 +166,14 @@ static cudaError_t userhdr_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_o
                                              : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
   userhdr_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t userhdr_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return userhdr_maxsub_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          userhdr::detail::store_result());
 }
 
 extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
@@ -184,14 +193,16 @@ extern "C" MaxSub userhdr_maxsub_host(const int *h_in, size_t n) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(userhdr::detail::tuned_block, userhdr::detail::tuned_min_blocks)
 userhdr_variance_kernel(const float *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   userhdr::detail::reduce_device<userhdr::detail::variance_op, userhdr::detail::tuned_block, 4, 1,
                               userhdr::detail::groups_per_lane(userhdr::detail::tuned_items, 16),
                               userhdr::detail::element_groups_per_lane(userhdr::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t userhdr_variance_temp_bytes(size_t n) {
@@ -201,14 +212,15 @@ extern "C" size_t userhdr_variance_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t userhdr_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t userhdr_variance_launch(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)userhdr_variance_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)userhdr_variance_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -231,8 +243,14 @@ static cudaError_t userhdr_variance_enqueue(const float *d_in, size_t n, Welford
                                              : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
   userhdr_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t userhdr_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return userhdr_variance_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          userhdr::detail::store_result());
 }
 
 extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,

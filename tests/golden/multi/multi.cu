@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_sdot_kernel(multi::detail::sdot_op::source in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::sdot_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::sdot_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t multi_sdot_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t multi_sdot_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, size_t n, float *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t multi_sdot_launch(const float *d_in0, const float *d_in1, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_sdot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_sdot_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)multi_sdot_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -163,8 +166,14 @@ static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, si
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<float> t = temp_slots_in<float>(d_temp);
   multi_sdot_kernel<<<grid, c.block, 0, stream>>>(multi::detail::sdot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, size_t n, float *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return multi_sdot_launch(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          multi::detail::store_result());
 }
 
 extern "C" cudaError_t multi_sdot(const float *d_in0, const float *d_in1, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
@@ -184,14 +193,16 @@ extern "C" float multi_sdot_host(const float *h_in0, const float *h_in1, size_t 
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_wide_kernel(multi::detail::wide_op::source in, size_t n, size_t head, bool vector, double *out, double *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::wide_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t multi_wide_temp_bytes(size_t n) {
@@ -201,14 +212,15 @@ extern "C" size_t multi_wide_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t multi_wide_launch(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_wide_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(double) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_wide_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)multi_wide_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -231,8 +243,14 @@ static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, si
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<double> t = temp_slots_in<double>(d_temp);
   multi_wide_kernel<<<grid, c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return multi_wide_launch(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          multi::detail::store_result());
 }
 
 extern "C" cudaError_t multi_wide(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
@@ -450,14 +468,16 @@ extern "C" void multi_wide_rows_host(const float *h_in0, const float *h_in1, siz
  * Input: 3 arrays, read as groups of 16 elements of each (7 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_masked_kernel(multi::detail::masked_op::source in, size_t n, size_t head, bool vector, Masked *out, Masked *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::masked_op, multi::detail::tuned_block, 16, 7,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 112),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::masked_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t multi_masked_temp_bytes(size_t n) {
@@ -467,14 +487,15 @@ extern "C" size_t multi_masked_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, const uint8_t *d_in2, size_t n, Masked *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t multi_masked_launch(const int *d_in0, const short *d_in1, const uint8_t *d_in2, size_t n, Masked *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1 || !d_in2)) || temp_bytes < multi_masked_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(short) != 0 || (uintptr_t)d_in2 % alignof(uint8_t) != 0 || (uintptr_t)d_out % alignof(Masked) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_masked_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)multi_masked_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -497,8 +518,14 @@ static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, co
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Masked> t = temp_slots_in<Masked>(d_temp);
   multi_masked_kernel<<<grid, c.block, 0, stream>>>(multi::detail::masked_op::source{d_in0, d_in1, d_in2}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, const uint8_t *d_in2, size_t n, Masked *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return multi_masked_launch(d_in0, d_in1, d_in2, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          multi::detail::store_result());
 }
 
 extern "C" cudaError_t multi_masked(const int *d_in0, const short *d_in1, const uint8_t *d_in2, size_t n, Masked *d_out, void *d_temp, size_t temp_bytes,
@@ -518,14 +545,16 @@ extern "C" Masked multi_masked_host(const int *h_in0, const short *h_in1, const 
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
 multi_pairs_kernel(multi::detail::pairs_op::source in, size_t n, size_t head, bool vector, PairHash *out, PairHash *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::pairs_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t multi_pairs_temp_bytes(size_t n) {
@@ -535,14 +564,15 @@ extern "C" size_t multi_pairs_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_t n, PairHash *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t multi_pairs_launch(const int *d_in0, const int *d_in1, size_t n, PairHash *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_pairs_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 || (uintptr_t)d_out % alignof(PairHash) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_pairs_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)multi_pairs_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -565,8 +595,14 @@ static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<PairHash> t = temp_slots_in<PairHash>(d_temp);
   multi_pairs_kernel<<<grid, c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_t n, PairHash *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return multi_pairs_launch(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          multi::detail::store_result());
 }
 
 extern "C" cudaError_t multi_pairs(const int *d_in0, const int *d_in1, size_t n, PairHash *d_out, void *d_temp, size_t temp_bytes,

@@ -398,14 +398,16 @@ int nccl_copy(void *ctx, void *dst, const void *src, size_t bytes) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_total_kernel(const int *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::total_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_total_temp_bytes(size_t n) {
@@ -415,14 +417,15 @@ extern "C" size_t xgpu_total_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_total_launch(const int *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_total_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_total_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -445,8 +448,14 @@ static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_ou
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
   xgpu_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_total_enqueue(const int *d_in, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_total_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_total(const int *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
@@ -693,14 +702,16 @@ extern "C" ncclResult_t xgpu_total_combine_nccl_window(const long long *d_partia
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_best_kernel(const float *in, size_t n, size_t head, bool vector, xgpu_best_result *out, xgpu_best_result *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::best_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_best_temp_bytes(size_t n) {
@@ -710,14 +721,15 @@ extern "C" size_t xgpu_best_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_result *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_best_launch(const float *d_in, size_t n, xgpu_best_result *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(xgpu_best_result) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_best_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_best_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -740,8 +752,14 @@ static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_resu
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<xgpu_best_result> t = temp_slots_in<xgpu_best_result>(d_temp);
   xgpu_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_best_enqueue(const float *d_in, size_t n, xgpu_best_result *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_best_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_best(const float *d_in, size_t n, xgpu_best_result *d_out, void *d_temp, size_t temp_bytes,
@@ -1050,14 +1068,16 @@ extern "C" ncclResult_t xgpu_best_combine_nccl_window(const xgpu_best_result *d_
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::range_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_range_temp_bytes(size_t n) {
@@ -1067,14 +1087,15 @@ extern "C" size_t xgpu_range_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_range_launch(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_range_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_range_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1097,8 +1118,14 @@ static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
   xgpu_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_range_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_range(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
@@ -1398,14 +1425,16 @@ extern "C" ncclResult_t xgpu_range_combine_nccl_window(const MinMax *d_partials,
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_clamped_kernel(xgpu::detail::clamped_op::source in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::clamped_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::clamped_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_clamped_temp_bytes(size_t n) {
@@ -1415,14 +1444,15 @@ extern "C" size_t xgpu_clamped_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_clamped_enqueue(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_clamped_launch(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_clamped_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_clamped_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_clamped_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1445,8 +1475,14 @@ static cudaError_t xgpu_clamped_enqueue(const float *d_in, size_t n, const MinMa
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
   xgpu_clamped_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::clamped_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_clamped_enqueue(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_clamped_launch(d_in, n, params, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_clamped(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, void *d_temp, size_t temp_bytes,
@@ -1746,14 +1782,16 @@ extern "C" ncclResult_t xgpu_clamped_combine_nccl_window(const MinMax *d_partial
  * Input: 20-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 80 bytes of registers).
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Window *out, Window *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::last_span_op, xgpu::detail::tuned_block, 0, 5,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 80),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 20)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_last_span_temp_bytes(size_t n) {
@@ -1763,14 +1801,15 @@ extern "C" size_t xgpu_last_span_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_last_span_launch(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_last_span_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_last_span_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_last_span_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 0;
@@ -1793,8 +1832,14 @@ static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Window> t = temp_slots_in<Window>(d_temp);
   xgpu_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_last_span_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_last_span(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
@@ -2102,14 +2147,16 @@ extern "C" ncclResult_t xgpu_last_span_combine_nccl_window(const Window *d_parti
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_idot_kernel(xgpu::detail::idot_op::source in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::idot_op, xgpu::detail::tuned_block, 4, 2,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::idot_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_idot_temp_bytes(size_t n) {
@@ -2119,14 +2166,15 @@ extern "C" size_t xgpu_idot_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_idot_launch(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_idot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_idot_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_idot_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -2149,8 +2197,14 @@ static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t 
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
   xgpu_idot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::idot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_idot_enqueue(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_idot_launch(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_idot(const int *d_in0, const int *d_in1, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
@@ -2397,14 +2451,16 @@ extern "C" ncclResult_t xgpu_idot_combine_nccl_window(const long long *d_partial
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_fdot_kernel(xgpu::detail::fdot_op::source in, size_t n, size_t head, bool vector, double *out, double *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::fdot_op, xgpu::detail::tuned_block, 4, 2,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 32),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, xgpu::detail::fdot_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_fdot_temp_bytes(size_t n) {
@@ -2414,14 +2470,15 @@ extern "C" size_t xgpu_fdot_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_fdot_launch(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_fdot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(double) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_fdot_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_fdot_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -2444,8 +2501,14 @@ static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, siz
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<double> t = temp_slots_in<double>(d_temp);
   xgpu_fdot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::fdot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_fdot_enqueue(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_fdot_launch(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_fdot(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
@@ -2753,14 +2816,16 @@ extern "C" ncclResult_t xgpu_fdot_combine_nccl_window(const double *d_partials, 
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
 xgpu_local_kernel(const int *in, size_t n, size_t head, bool vector, int *out, int *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::local_op, xgpu::detail::tuned_block, 4, 1,
                               xgpu::detail::groups_per_lane(xgpu::detail::tuned_items, 16),
                               xgpu::detail::element_groups_per_lane(xgpu::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t xgpu_local_temp_bytes(size_t n) {
@@ -2770,14 +2835,15 @@ extern "C" size_t xgpu_local_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t xgpu_local_launch(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_local_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_local_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)xgpu_local_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -2800,8 +2866,14 @@ static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, voi
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<int> t = temp_slots_in<int>(d_temp);
   xgpu_local_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t xgpu_local_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return xgpu_local_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          xgpu::detail::store_result());
 }
 
 extern "C" cudaError_t xgpu_local(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,

@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
 params_scaled_kernel(params::detail::scaled_op::source in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   params::detail::reduce_device<params::detail::scaled_op, params::detail::tuned_block, 4, 1,
                               params::detail::groups_per_lane(params::detail::tuned_items, 16),
                               params::detail::element_groups_per_lane(params::detail::tuned_items, params::detail::scaled_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t params_scaled_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t params_scaled_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t params_scaled_enqueue(const float *d_in, size_t n, const Scale *params, float *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t params_scaled_launch(const float *d_in, size_t n, const Scale *params, float *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < params_scaled_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0 || !params || (uintptr_t)params % alignof(Scale) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_scaled_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)params_scaled_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -163,8 +166,14 @@ static cudaError_t params_scaled_enqueue(const float *d_in, size_t n, const Scal
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<float> t = temp_slots_in<float>(d_temp);
   params_scaled_kernel<<<grid, c.block, 0, stream>>>(params::detail::scaled_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t params_scaled_enqueue(const float *d_in, size_t n, const Scale *params, float *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return params_scaled_launch(d_in, n, params, d_out, d_temp, temp_bytes, stream, keep_error,
+                          params::detail::store_result());
 }
 
 extern "C" cudaError_t params_scaled(const float *d_in, size_t n, const Scale *params, float *d_out, void *d_temp, size_t temp_bytes,
@@ -184,14 +193,16 @@ extern "C" float params_scaled_host(const float *h_in, size_t n, const Scale *pa
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
 params_lastmax_kernel(const float *in, size_t n, size_t head, bool vector, Pick *out, Pick *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   params::detail::reduce_device<params::detail::lastmax_op, params::detail::tuned_block, 4, 1,
                               params::detail::groups_per_lane(params::detail::tuned_items, 16),
                               params::detail::element_groups_per_lane(params::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t params_lastmax_temp_bytes(size_t n) {
@@ -201,14 +212,15 @@ extern "C" size_t params_lastmax_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t params_lastmax_enqueue(const float *d_in, size_t n, Pick *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t params_lastmax_launch(const float *d_in, size_t n, Pick *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < params_lastmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Pick) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastmax_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)params_lastmax_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -231,8 +243,14 @@ static cudaError_t params_lastmax_enqueue(const float *d_in, size_t n, Pick *d_o
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
   params_lastmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t params_lastmax_enqueue(const float *d_in, size_t n, Pick *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return params_lastmax_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          params::detail::store_result());
 }
 
 extern "C" cudaError_t params_lastmax(const float *d_in, size_t n, Pick *d_out, void *d_temp, size_t temp_bytes,
@@ -450,14 +468,16 @@ extern "C" void params_lastmax_rows_host(const float *h_in, size_t num_rows, siz
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
 params_lastabove_kernel(params::detail::lastabove_op::source in, size_t n, size_t head, bool vector, Pick *out, Pick *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   params::detail::reduce_device<params::detail::lastabove_op, params::detail::tuned_block, 4, 2,
                               params::detail::groups_per_lane(params::detail::tuned_items, 32),
                               params::detail::element_groups_per_lane(params::detail::tuned_items, params::detail::lastabove_op::element_bytes)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t params_lastabove_temp_bytes(size_t n) {
@@ -467,14 +487,15 @@ extern "C" size_t params_lastabove_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t params_lastabove_enqueue(const float *d_in0, const float *d_in1, size_t n, const Scale *params, Pick *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t params_lastabove_launch(const float *d_in0, const float *d_in1, size_t n, const Scale *params, Pick *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < params_lastabove_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(Pick) != 0 || !params || (uintptr_t)params % alignof(Scale) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastabove_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)params_lastabove_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -497,8 +518,14 @@ static cudaError_t params_lastabove_enqueue(const float *d_in0, const float *d_i
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
   params_lastabove_kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t params_lastabove_enqueue(const float *d_in0, const float *d_in1, size_t n, const Scale *params, Pick *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return params_lastabove_launch(d_in0, d_in1, n, params, d_out, d_temp, temp_bytes, stream, keep_error,
+                          params::detail::store_result());
 }
 
 extern "C" cudaError_t params_lastabove(const float *d_in0, const float *d_in1, size_t n, const Scale *params, Pick *d_out, void *d_temp, size_t temp_bytes,

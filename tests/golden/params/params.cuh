@@ -1342,6 +1342,16 @@ __device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, siz
   return true;
 }
 
+/* What the block that holds a call's result does with it (thread 0 only):
+ * the plain call stores it; a call across GPUs (nccl.cu.tmpl) hands it to
+ * the other ranks and stores every rank's folded. A finish that sets
+ * after_temp_writes runs after the call's last write to d_temp, so that
+ * d_temp is free once another GPU has seen the result. */
+struct store_result {
+  static constexpr bool after_temp_writes = false;
+  template <class A> __device__ __forceinline__ void operator()(A *out, const A &r) const { *out = r; }
+};
+
 /* The whole device-wide reduction in one launch. Each block reduces its
  * share, publishes its partial and takes a ticket (an atomic add on one
  * word); the block that takes the last ticket merges the partials in block
@@ -1358,14 +1368,15 @@ __device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, siz
  * on a clean d_temp no block merges: the sum word beside the ticket, which
  * every path that leaves the ticket clean also leaves 0, adds up their
  * partials (below). */
-template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Finish>
 __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
                                               typename Op::acc_type *out, typename Op::acc_type *partials,
                                               unsigned long long *flags, unsigned long long *ticket,
-                                              unsigned long long tag) {
+                                              unsigned long long tag, const Finish &finish) {
   typedef typename Op::acc_type A;
   __shared__ A scratch[32];
   __shared__ int merger; /* 0: leave; 1: the last ticket; 2: block 0 of a call on garbage */
+  [[maybe_unused]] constexpr bool finish_last = Finish::after_temp_writes;
   const size_t per_group = vector && U > 0 ? U : 1;
   const size_t groups = (n - head) / per_group;
   const size_t tail = head + groups * per_group;
@@ -1388,7 +1399,7 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
         r = groups > 0 ? Op::combine(h, r) : h;
       if (fold_range<Op>(in, tail, n, &t))
         r = groups > 0 || head > 0 ? Op::combine(r, t) : t;
-      *out = r;
+      finish(out, r);
     }
     return;
   }
@@ -1429,12 +1440,17 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
       role = last;
       if constexpr (Op::packs_in_ticket) {
         role = 0;
-        if ((summed & 0xffffffffULL) == gridDim.x - 1) { /* every other block has added its partial */
-          *out = static_cast<A>(static_cast<unsigned int>((summed + add) >> 32));
+        const bool total = (summed & 0xffffffffULL) == gridDim.x - 1; /* every other block has added its partial */
+        if (total)
           *(ticket - 1) = 0;
-        }
         if (last)
           *ticket = ticket_clean;
+        if (total) {
+          if constexpr (finish_last) /* the block of the last ticket may be another: its store first */
+            while (*reinterpret_cast<volatile unsigned long long *>(ticket) != ticket_clean) {
+            }
+          finish(out, static_cast<A>(static_cast<unsigned int>((summed + add) >> 32)));
+        }
       }
     } else {
       __threadfence(); /* the partial before the flag */
@@ -1473,10 +1489,10 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   if (role == 2)
     clear_flags<BLOCK>(flags, gridDim.x);
   if (threadIdx.x == 0) {
-    *out = m;
     if (role == 2) /* a clean ticket word promises a clear sum word (packs_in_ticket) */
       *(ticket - 1) = 0;
     *ticket = ticket_clean;
+    finish(out, m);
   }
 }
 

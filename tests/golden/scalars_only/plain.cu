@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_count_kernel(const bool *in, size_t n, size_t head, bool vector, int *out, int *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   plain::detail::reduce_device<plain::detail::count_op, plain::detail::tuned_block, 16, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
                               plain::detail::element_groups_per_lane(plain::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t plain_count_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t plain_count_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t plain_count_launch(const bool *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_count_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(bool) != 0 || (uintptr_t)d_out % alignof(int) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)plain_count_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)plain_count_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -163,8 +166,14 @@ static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, v
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<int> t = temp_slots_in<int>(d_temp);
   plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t plain_count_enqueue(const bool *d_in, size_t n, int *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return plain_count_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          plain::detail::store_result());
 }
 
 extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
@@ -184,14 +193,16 @@ extern "C" int plain_count_host(const bool *h_in, size_t n) {
  * Input: 2-byte elements are read as groups of 8 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_hsum_kernel(const __half *in, size_t n, size_t head, bool vector, float *out, float *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   plain::detail::reduce_device<plain::detail::hsum_op, plain::detail::tuned_block, 8, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
                               plain::detail::element_groups_per_lane(plain::detail::tuned_items, 2)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t plain_hsum_temp_bytes(size_t n) {
@@ -201,14 +212,15 @@ extern "C" size_t plain_hsum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t plain_hsum_launch(const __half *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_hsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(__half) != 0 || (uintptr_t)d_out % alignof(float) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)plain_hsum_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)plain_hsum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 8;
@@ -231,8 +243,14 @@ static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<float> t = temp_slots_in<float>(d_temp);
   plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t plain_hsum_enqueue(const __half *d_in, size_t n, float *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return plain_hsum_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          plain::detail::store_result());
 }
 
 extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
@@ -252,14 +270,16 @@ extern "C" float plain_hsum_host(const __half *h_in, size_t n) {
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
 plain_bits_kernel(const uint64_t *in, size_t n, size_t head, bool vector, uint64_t *out, uint64_t *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   plain::detail::reduce_device<plain::detail::bits_op, plain::detail::tuned_block, 2, 1,
                               plain::detail::groups_per_lane(plain::detail::tuned_items, 16),
                               plain::detail::element_groups_per_lane(plain::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t plain_bits_temp_bytes(size_t n) {
@@ -269,14 +289,15 @@ extern "C" size_t plain_bits_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t plain_bits_launch(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_bits_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(uint64_t) != 0 || (uintptr_t)d_out % alignof(uint64_t) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)plain_bits_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)plain_bits_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -299,8 +320,14 @@ static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<uint64_t> t = temp_slots_in<uint64_t>(d_temp);
   plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t plain_bits_enqueue(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return plain_bits_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          plain::detail::store_result());
 }
 
 extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_out, void *d_temp, size_t temp_bytes,

@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 1)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t seg_total_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t seg_total_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t seg_total_launch(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_total_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)seg_total_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -163,8 +166,14 @@ static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
   seg_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t seg_total_enqueue(const int8_t *d_in, size_t n, long long *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return seg_total_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          seg::detail::store_result());
 }
 
 extern "C" cudaError_t seg_total(const int8_t *d_in, size_t n, long long *d_out, void *d_temp, size_t temp_bytes,
@@ -382,14 +391,16 @@ extern "C" void seg_total_rows_host(const int8_t *h_in, size_t num_rows, size_t 
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_best_kernel(const float *in, size_t n, size_t head, bool vector, seg_best_result *out, seg_best_result *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t seg_best_temp_bytes(size_t n) {
@@ -399,14 +410,15 @@ extern "C" size_t seg_best_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t seg_best_launch(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(seg_best_result) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_best_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)seg_best_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -429,8 +441,14 @@ static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<seg_best_result> t = temp_slots_in<seg_best_result>(d_temp);
   seg_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t seg_best_enqueue(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return seg_best_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          seg::detail::store_result());
 }
 
 extern "C" cudaError_t seg_best(const float *d_in, size_t n, seg_best_result *d_out, void *d_temp, size_t temp_bytes,
@@ -648,14 +666,16 @@ extern "C" void seg_best_rows_host(const float *h_in, size_t num_rows, size_t ro
  * Input: 12-byte elements are read as groups of 4 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_lo_kernel(const Welford *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 48),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 12)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t seg_lo_temp_bytes(size_t n) {
@@ -665,14 +685,15 @@ extern "C" size_t seg_lo_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t seg_lo_launch(const Welford *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Welford) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_lo_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)seg_lo_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -695,8 +716,14 @@ static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out,
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
   seg_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t seg_lo_enqueue(const Welford *d_in, size_t n, Welford *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return seg_lo_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          seg::detail::store_result());
 }
 
 extern "C" cudaError_t seg_lo(const Welford *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
@@ -914,14 +941,16 @@ extern "C" void seg_lo_rows_host(const Welford *h_in, size_t num_rows, size_t ro
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_flat_kernel(const int *in, size_t n, size_t head, bool vector, int *out, int *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::flat_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t seg_flat_temp_bytes(size_t n) {
@@ -931,14 +960,15 @@ extern "C" size_t seg_flat_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t seg_flat_launch(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_flat_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_flat_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)seg_flat_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -961,8 +991,14 @@ static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void 
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<int> t = temp_slots_in<int>(d_temp);
   seg_flat_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t seg_flat_enqueue(const int *d_in, size_t n, int *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return seg_flat_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          seg::detail::store_result());
 }
 
 extern "C" cudaError_t seg_flat(const int *d_in, size_t n, int *d_out, void *d_temp, size_t temp_bytes,
@@ -982,14 +1018,16 @@ extern "C" int seg_flat_host(const int *h_in, size_t n) {
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_maxsub_kernel(const int *in, size_t n, size_t head, bool vector, MaxSub *out, MaxSub *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t seg_maxsub_temp_bytes(size_t n) {
@@ -999,14 +1037,15 @@ extern "C" size_t seg_maxsub_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t seg_maxsub_launch(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_maxsub_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)seg_maxsub_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1029,8 +1068,14 @@ static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, 
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
   seg_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t seg_maxsub_enqueue(const int *d_in, size_t n, MaxSub *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return seg_maxsub_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          seg::detail::store_result());
 }
 
 extern "C" cudaError_t seg_maxsub(const int *d_in, size_t n, MaxSub *d_out, void *d_temp, size_t temp_bytes,
@@ -1248,14 +1293,16 @@ extern "C" void seg_maxsub_rows_host(const int *h_in, size_t num_rows, size_t ro
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
 seg_variance_kernel(const float *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
                               seg::detail::groups_per_lane(seg::detail::tuned_items, 16),
                               seg::detail::element_groups_per_lane(seg::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t seg_variance_temp_bytes(size_t n) {
@@ -1265,14 +1312,15 @@ extern "C" size_t seg_variance_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t seg_variance_launch(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_variance_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)seg_variance_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1295,8 +1343,14 @@ static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
   seg_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t seg_variance_enqueue(const float *d_in, size_t n, Welford *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return seg_variance_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          seg::detail::store_result());
 }
 
 extern "C" cudaError_t seg_variance(const float *d_in, size_t n, Welford *d_out, void *d_temp, size_t temp_bytes,

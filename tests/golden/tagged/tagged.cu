@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
 tagged_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   tagged::detail::reduce_device<tagged::detail::range_op, tagged::detail::tuned_block, 4, 1,
                               tagged::detail::groups_per_lane(tagged::detail::tuned_items, 16),
                               tagged::detail::element_groups_per_lane(tagged::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t tagged_range_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t tagged_range_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t tagged_range_launch(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)tagged_range_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)tagged_range_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -163,8 +166,14 @@ static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_o
                                              : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
   tagged_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t tagged_range_enqueue(const float *d_in, size_t n, MinMax *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return tagged_range_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          tagged::detail::store_result());
 }
 
 extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, void *d_temp, size_t temp_bytes,
@@ -176,14 +185,16 @@ extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, 
  * Input: 20-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 80 bytes of registers).
  * Order: ordered: lanes take consecutive groups and every merge keeps input order.
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
 tagged_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Window *out, Window *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   tagged::detail::reduce_device<tagged::detail::last_span_op, tagged::detail::tuned_block, 0, 5,
                               tagged::detail::groups_per_lane(tagged::detail::tuned_items, 80),
                               tagged::detail::element_groups_per_lane(tagged::detail::tuned_items, 20)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t tagged_last_span_temp_bytes(size_t n) {
@@ -193,14 +204,15 @@ extern "C" size_t tagged_last_span_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t tagged_last_span_launch(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_last_span_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)tagged_last_span_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)tagged_last_span_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 0;
@@ -223,8 +235,14 @@ static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window
                                              : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Window> t = temp_slots_in<Window>(d_temp);
   tagged_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t tagged_last_span_enqueue(const Window *d_in, size_t n, Window *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return tagged_last_span_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          tagged::detail::store_result());
 }
 
 extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_out, void *d_temp, size_t temp_bytes,

@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_sum4_kernel(const float4 *in, size_t n, size_t head, bool vector, float4 *out, float4 *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::sum4_op, vectors::detail::tuned_block, 1, 1,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 16),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t vectors_sum4_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t vectors_sum4_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_sum4_enqueue(const float4 *d_in, size_t n, float4 *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t vectors_sum4_launch(const float4 *d_in, size_t n, float4 *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_sum4_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float4) != 0 || (uintptr_t)d_out % alignof(float4) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_sum4_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)vectors_sum4_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -163,8 +166,14 @@ static cudaError_t vectors_sum4_enqueue(const float4 *d_in, size_t n, float4 *d_
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<float4> t = temp_slots_in<float4>(d_temp);
   vectors_sum4_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t vectors_sum4_enqueue(const float4 *d_in, size_t n, float4 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return vectors_sum4_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          vectors::detail::store_result());
 }
 
 extern "C" cudaError_t vectors_sum4(const float4 *d_in, size_t n, float4 *d_out, void *d_temp, size_t temp_bytes,
@@ -184,14 +193,16 @@ extern "C" float4 vectors_sum4_host(const float4 *h_in, size_t n) {
  * Input: 8-byte elements are read as groups of 2 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_max2_kernel(const int2 *in, size_t n, size_t head, bool vector, int2 *out, int2 *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::max2_op, vectors::detail::tuned_block, 2, 1,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 16),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 8)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t vectors_max2_temp_bytes(size_t n) {
@@ -201,14 +212,15 @@ extern "C" size_t vectors_max2_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_max2_enqueue(const int2 *d_in, size_t n, int2 *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t vectors_max2_launch(const int2 *d_in, size_t n, int2 *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_max2_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int2) != 0 || (uintptr_t)d_out % alignof(int2) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_max2_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)vectors_max2_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -231,8 +243,14 @@ static cudaError_t vectors_max2_enqueue(const int2 *d_in, size_t n, int2 *d_out,
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<int2> t = temp_slots_in<int2>(d_temp);
   vectors_max2_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t vectors_max2_enqueue(const int2 *d_in, size_t n, int2 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return vectors_max2_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          vectors::detail::store_result());
 }
 
 extern "C" cudaError_t vectors_max2(const int2 *d_in, size_t n, int2 *d_out, void *d_temp, size_t temp_bytes,
@@ -252,14 +270,16 @@ extern "C" int2 vectors_max2_host(const int2 *h_in, size_t n) {
  * Input: 3-byte elements are read as groups of 16 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_rgbsum_kernel(const uchar3 *in, size_t n, size_t head, bool vector, uint3 *out, uint3 *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::rgbsum_op, vectors::detail::tuned_block, 16, 3,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 48),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 3)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t vectors_rgbsum_temp_bytes(size_t n) {
@@ -269,14 +289,15 @@ extern "C" size_t vectors_rgbsum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_rgbsum_enqueue(const uchar3 *d_in, size_t n, uint3 *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t vectors_rgbsum_launch(const uchar3 *d_in, size_t n, uint3 *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_rgbsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(uchar3) != 0 || (uintptr_t)d_out % alignof(uint3) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_rgbsum_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)vectors_rgbsum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -299,8 +320,14 @@ static cudaError_t vectors_rgbsum_enqueue(const uchar3 *d_in, size_t n, uint3 *d
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<uint3> t = temp_slots_in<uint3>(d_temp);
   vectors_rgbsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t vectors_rgbsum_enqueue(const uchar3 *d_in, size_t n, uint3 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return vectors_rgbsum_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          vectors::detail::store_result());
 }
 
 extern "C" cudaError_t vectors_rgbsum(const uchar3 *d_in, size_t n, uint3 *d_out, void *d_temp, size_t temp_bytes,
@@ -518,14 +545,16 @@ extern "C" void vectors_rgbsum_rows_host(const uchar3 *h_in, size_t num_rows, si
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_hsum_kernel(const __half2 *in, size_t n, size_t head, bool vector, __half2 *out, __half2 *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::hsum_op, vectors::detail::tuned_block, 4, 1,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 16),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 4)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t vectors_hsum_temp_bytes(size_t n) {
@@ -535,14 +564,15 @@ extern "C" size_t vectors_hsum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_hsum_enqueue(const __half2 *d_in, size_t n, __half2 *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t vectors_hsum_launch(const __half2 *d_in, size_t n, __half2 *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_hsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(__half2) != 0 || (uintptr_t)d_out % alignof(__half2) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_hsum_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)vectors_hsum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -565,8 +595,14 @@ static cudaError_t vectors_hsum_enqueue(const __half2 *d_in, size_t n, __half2 *
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<__half2> t = temp_slots_in<__half2>(d_temp);
   vectors_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t vectors_hsum_enqueue(const __half2 *d_in, size_t n, __half2 *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return vectors_hsum_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          vectors::detail::store_result());
 }
 
 extern "C" cudaError_t vectors_hsum(const __half2 *d_in, size_t n, __half2 *d_out, void *d_temp, size_t temp_bytes,
@@ -586,14 +622,16 @@ extern "C" __half2 vectors_hsum_host(const __half2 *h_in, size_t n) {
  * Input: 128-byte elements are read element by element with ldg (a group of whole elements in 16-byte words would take 128 bytes of registers).
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
 vectors_samples_kernel(const Sample *in, size_t n, size_t head, bool vector, Sample *out, Sample *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::samples_op, vectors::detail::tuned_block, 0, 8,
                               vectors::detail::groups_per_lane(vectors::detail::tuned_items, 128),
                               vectors::detail::element_groups_per_lane(vectors::detail::tuned_items, 128)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t vectors_samples_temp_bytes(size_t n) {
@@ -603,14 +641,15 @@ extern "C" size_t vectors_samples_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vectors_samples_enqueue(const Sample *d_in, size_t n, Sample *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t vectors_samples_launch(const Sample *d_in, size_t n, Sample *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_samples_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Sample) != 0 || (uintptr_t)d_out % alignof(Sample) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_samples_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)vectors_samples_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 0;
@@ -633,8 +672,14 @@ static cudaError_t vectors_samples_enqueue(const Sample *d_in, size_t n, Sample 
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Sample> t = temp_slots_in<Sample>(d_temp);
   vectors_samples_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t vectors_samples_enqueue(const Sample *d_in, size_t n, Sample *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return vectors_samples_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          vectors::detail::store_result());
 }
 
 extern "C" cudaError_t vectors_samples(const Sample *d_in, size_t n, Sample *d_out, void *d_temp, size_t temp_bytes,

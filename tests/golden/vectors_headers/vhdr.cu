@@ -116,14 +116,16 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * Input: 48-byte elements are read as groups of 1 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(vhdr::detail::tuned_block, vhdr::detail::tuned_min_blocks)
 vhdr_psum_kernel(const Particle *in, size_t n, size_t head, bool vector, Particle *out, Particle *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vhdr::detail::reduce_device<vhdr::detail::psum_op, vhdr::detail::tuned_block, 1, 3,
                               vhdr::detail::groups_per_lane(vhdr::detail::tuned_items, 48),
                               vhdr::detail::element_groups_per_lane(vhdr::detail::tuned_items, 48)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t vhdr_psum_temp_bytes(size_t n) {
@@ -133,14 +135,15 @@ extern "C" size_t vhdr_psum_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vhdr_psum_enqueue(const Particle *d_in, size_t n, Particle *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t vhdr_psum_launch(const Particle *d_in, size_t n, Particle *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vhdr_psum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Particle) != 0 || (uintptr_t)d_out % alignof(Particle) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vhdr_psum_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)vhdr_psum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -163,8 +166,14 @@ static cudaError_t vhdr_psum_enqueue(const Particle *d_in, size_t n, Particle *d
                                              : vhdr::detail::ceil_div(vhdr::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Particle> t = temp_slots_in<Particle>(d_temp);
   vhdr_psum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t vhdr_psum_enqueue(const Particle *d_in, size_t n, Particle *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return vhdr_psum_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          vhdr::detail::store_result());
 }
 
 extern "C" cudaError_t vhdr_psum(const Particle *d_in, size_t n, Particle *d_out, void *d_temp, size_t temp_bytes,
@@ -184,14 +193,16 @@ extern "C" Particle vhdr_psum_host(const Particle *h_in, size_t n) {
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
  * Order: commutative: each lane keeps K accumulators (independent chains).
  * One launch: each block reduces consecutive ranges and publishes its
- * partial; the last block to finish merges them in block order. */
+ * partial; the last block to finish merges them in block order. Finish
+ * takes the result (detail::store_result stores it). */
+template <class Finish>
 static __global__ void __launch_bounds__(vhdr::detail::tuned_block, vhdr::detail::tuned_min_blocks)
 vhdr_moments_kernel(const float4 *in, size_t n, size_t head, bool vector, Moments *out, Moments *partials,
-                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag) {
+                 unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vhdr::detail::reduce_device<vhdr::detail::moments_op, vhdr::detail::tuned_block, 1, 1,
                               vhdr::detail::groups_per_lane(vhdr::detail::tuned_items, 16),
                               vhdr::detail::element_groups_per_lane(vhdr::detail::tuned_items, 16)>(
-      in, n, head, vector, out, partials, flags, ticket, tag);
+      in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
 extern "C" size_t vhdr_moments_temp_bytes(size_t n) {
@@ -201,14 +212,15 @@ extern "C" size_t vhdr_moments_temp_bytes(size_t n) {
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
-static cudaError_t vhdr_moments_enqueue(const float4 *d_in, size_t n, Moments *d_out, void *d_temp,
-                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+template <class Finish>
+static cudaError_t vhdr_moments_launch(const float4 *d_in, size_t n, Moments *d_out, void *d_temp, size_t temp_bytes,
+                                    cudaStream_t stream, bool keep_error, Finish finish) {
   static unsigned long long cache[64];
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vhdr_moments_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float4) != 0 || (uintptr_t)d_out % alignof(Moments) != 0)
     return cudaErrorInvalidValue;
   LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vhdr_moments_kernel, cache, &c);
+  cudaError_t err = launch_config((const void *)vhdr_moments_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -231,8 +243,14 @@ static cudaError_t vhdr_moments_enqueue(const float4 *d_in, size_t n, Moments *d
                                              : vhdr::detail::ceil_div(vhdr::detail::busy_parts(groups, grid * warps), warps));
   const temp_slots<Moments> t = temp_slots_in<Moments>(d_temp);
   vhdr_moments_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag());
+                                                  t.flags + max_grid - 1, next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
+}
+
+static cudaError_t vhdr_moments_enqueue(const float4 *d_in, size_t n, Moments *d_out, void *d_temp,
+                                     size_t temp_bytes, cudaStream_t stream, bool keep_error) {
+  return vhdr_moments_launch(d_in, n, d_out, d_temp, temp_bytes, stream, keep_error,
+                          vhdr::detail::store_result());
 }
 
 extern "C" cudaError_t vhdr_moments(const float4 *d_in, size_t n, Moments *d_out, void *d_temp, size_t temp_bytes,
