@@ -161,6 +161,7 @@ inline char *nccl_align_up(void *p, size_t align) { return (char *)(((uintptr_t)
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #endif
 #  include <nccl_device.h>
+#  include <cuda/atomic>
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -172,10 +173,9 @@ struct xgpu_nccl_window {
   ncclComm_t comm;
   int rank, nranks;
   int ctas;              /* a combine's largest grid: the fewest SMs of any rank (one LSA barrier each) */
-  bool early_launch;     /* the device runs dependent launches (sm_90 and later) */
   char *base;            /* this rank's window */
   size_t bytes;          /* the whole window, the same on every rank */
-  size_t record_stride;  /* bytes per record: the module's largest */
+  size_t record_stride;  /* bytes per record slot: the module's largest record as flagged words */
   size_t data_offset, data_bytes;
 #if GPUGEN_NCCL_DEVICE_API
   ncclWindow_t window;
@@ -243,24 +243,48 @@ __device__ inline void nccl_block_copy(char *dst, const char *src, size_t bytes)
     dst[i] = src[i];
 }
 
+/* A record crosses to the other ranks as 8-byte words, 4 bytes of it beside
+ * the call's 32-bit flag in each. A word is stored and loaded whole (relaxed
+ * atomics of the system scope), so the rank that sees the flag in every word
+ * has the whole record: no fence and no barrier between the stores and the
+ * loads, and one trip over the link. */
+__host__ __device__ constexpr size_t nccl_record_slot(size_t record_bytes) { return (record_bytes + 3) / 4 * 8; }
+
 #if GPUGEN_NCCL_DEVICE_API
-/* The one-warp exchange after a local reduction, launched so that on sm_90
- * and later it starts while the reduction's last blocks run
- * (programmatic dependent launch) and waits for them inside. */
-template <class... Params, class... Args>
-cudaError_t nccl_launch_dependent(const xgpu_nccl_window *win, void (*kernel)(Params...), cudaStream_t stream,
-                                  Args... args) {
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(1);
-  config.blockDim = dim3(32);
-  config.stream = stream;
-  cudaLaunchAttribute early[1];
-  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early[0].val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = early;
-  config.numAttrs = win->early_launch ? 1 : 0;
-  cudaError_t err = cudaLaunchKernelEx(&config, kernel, args...);
-  return err == cudaSuccess ? cudaPeekAtLastError() : err;
+/* Stores a record (a multiple of 4 bytes) as flagged words at `offset` in
+ * every rank's window, this rank's included. */
+template <size_t NWORDS>
+__device__ __forceinline__ void nccl_post_record(ncclWindow_t window, size_t offset, int nranks,
+                                                 const unsigned int (&words)[NWORDS], unsigned int flag) {
+  for (int q = 0; q < nranks; ++q) {
+    unsigned long long *slot = (unsigned long long *)ncclGetLsaPointer(window, offset, q);
+#pragma unroll
+    for (size_t w = 0; w < NWORDS; ++w)
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(slot[w])
+          .store((unsigned long long)flag << 32 | words[w], cuda::memory_order_relaxed);
+  }
+}
+
+/* Waits until every word of a slot in this rank's window carries the flag,
+ * and unpacks the record. All the words are loaded at once each round: one
+ * memory latency per round, not one per word. */
+template <size_t NWORDS>
+__device__ __forceinline__ void nccl_take_record(const char *slot, unsigned int (&words)[NWORDS], unsigned int flag) {
+  unsigned long long *w = (unsigned long long *)slot;
+  unsigned long long v[NWORDS];
+  bool whole;
+  do {
+#pragma unroll
+    for (size_t i = 0; i < NWORDS; ++i)
+      v[i] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(w[i]).load(cuda::memory_order_relaxed);
+    whole = true;
+#pragma unroll
+    for (size_t i = 0; i < NWORDS; ++i)
+      whole = whole && (unsigned int)(v[i] >> 32) == flag;
+  } while (!whole);
+#pragma unroll
+  for (size_t i = 0; i < NWORDS; ++i)
+    words[i] = (unsigned int)v[i];
 }
 #endif
 
@@ -488,16 +512,16 @@ __device__ __forceinline__ long long xgpu_total_nccl_shift(long long a, unsigned
   return a;
 }
 
-/* The same records folded in rank order, with the same code on every rank:
- * the same bits everywhere. */
-__device__ long long xgpu_total_nccl_fold_records(const char *first, size_t stride, int nranks) {
-  const xgpu_total_nccl_record *r = (const xgpu_total_nccl_record *)first;
-  long long acc = xgpu_total_nccl_shift(r->acc, 0);
-  unsigned long long before = r->n;
+/* The records of every rank folded in rank order (record_of(q) gives rank
+ * q's), with the same code on every rank: the same bits everywhere. */
+template <class RecordOf> __device__ long long xgpu_total_nccl_fold_records(RecordOf record_of, int nranks) {
+  xgpu_total_nccl_record r = record_of(0);
+  long long acc = xgpu_total_nccl_shift(r.acc, 0);
+  unsigned long long before = r.n;
   for (int q = 1; q < nranks; ++q) {
-    r = (const xgpu_total_nccl_record *)(first + (size_t)q * stride);
-    acc = xgpu::detail::total_op::combine(acc, xgpu_total_nccl_shift(r->acc, before));
-    before += r->n;
+    r = record_of(q);
+    acc = xgpu::detail::total_op::combine(acc, xgpu_total_nccl_shift(r.acc, before));
+    before += r.n;
   }
   return acc;
 }
@@ -551,33 +575,47 @@ extern "C" ncclResult_t xgpu_total_combine_nccl(const long long *d_partials, siz
 #if GPUGEN_NCCL_DEVICE_API
 namespace {
 
-/* After the local reduction: one warp stores this rank's record in its
- * slot of the current buffer of every rank's window, passes one barrier of
- * the LSA team, and folds the records of every rank in rank order. The two
- * buffers are taken in turn: a rank that leaves this barrier may store its
- * next call's record before a slower rank has folded these. */
-__global__ void __launch_bounds__(32) xgpu_total_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
-                                                               const long long *local, unsigned long long n, long long *out) {
-#if __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
-#endif
-  char *mine = (char *)ncclGetLocalPointer(window, 0);
-  unsigned int *calls = (unsigned int *)mine;
-  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
-  xgpu_total_nccl_record record;
-  record.acc = *local;
-  record.n = n;
-  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
-    *(xgpu_total_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
-  {
-    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
-    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+/* The end of the local reduction, in the thread that holds its result:
+ * store this rank's record {result, n} in its slot of the current buffer of
+ * every rank's window, wait until this rank's window holds every rank's,
+ * fold them in rank order into d_out. The kernel has written d_temp (in the
+ * data region) for the last time by then (after_temp_writes), so a rank
+ * that has this record may go on to a call that writes into this rank's
+ * data region. The two buffers are taken in turn: a rank with every record
+ * of call k may store its record of call k + 1 before a slower rank has
+ * folded call k's, but not of call k + 2, which waits for that rank's k + 1. */
+struct xgpu_total_window_finish {
+  static constexpr bool after_temp_writes = true;
+  ncclWindow_t window;
+  char *mine; /* this rank's window, known to the host: no load to find it */
+  int rank, nranks;
+  size_t stride;
+  unsigned long long n;
+  __device__ __forceinline__ void operator()(long long *out, const long long &local) const {
+    typedef xgpu_total_nccl_record Record;
+    constexpr size_t nwords = sizeof(Record) / 4; /* its alignment is 8 (n) */
+    unsigned int *calls = (unsigned int *)mine;
+    /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
+     * 0 where never written */
+    const unsigned int flag = *calls + 1;
+    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    Record record;
+    record.acc = local;
+    record.n = n;
+    unsigned int words[nwords];
+    memcpy(words, &record, sizeof record);
+    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    *out = xgpu_total_nccl_fold_records(
+        [&](int q) {
+          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          Record r;
+          memcpy(&r, words, sizeof r);
+          return r;
+        },
+        nranks);
+    *calls = flag;
   }
-  if (threadIdx.x == 0) {
-    *out = xgpu_total_nccl_fold_records(mine + buffer, stride, dev.nRanks);
-    *calls += 1;
-  }
-}
+};
 
 /* Element-wise, in one launch, with every transfer a store into a peer's
  * window: (1) every block stores its tiles of chunk q of the partials in
@@ -643,23 +681,22 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
 
 extern "C" size_t xgpu_total_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return 256 + nccl_round_up(xgpu_total_temp_bytes(n), 256);
+  return nccl_round_up(xgpu_total_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_total_nccl_window(const int *d_in, size_t n, long long *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(int) != 0 ||
       (uintptr_t)d_out % alignof(long long) != 0 || xgpu_total_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      sizeof(xgpu_total_nccl_record) > win->record_stride)
+      nccl_record_slot(sizeof(xgpu_total_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
-  /* the local result, then the local reduction's temp, in the data region */
-  long long *local = (long long *)(win->base + win->data_offset);
-  if (xgpu_total_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
-                        true) != cudaSuccess)
-    return ncclUnhandledCudaError;
-  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_total_window_exchange, stream, win->window, win->dev,
-                                                win->record_stride, (const long long *)local, (unsigned long long)n, d_out));
+  /* one launch: the local reduction, its temp in the data region, ends in
+   * the exchange (xgpu_total_window_finish) */
+  const xgpu_total_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
+                                           (unsigned long long)n};
+  return nccl_cuda_result(xgpu_total_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+                                           stream, true, finish));
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -793,16 +830,16 @@ __device__ __forceinline__ xgpu_best_result xgpu_best_nccl_shift(xgpu_best_resul
   return a;
 }
 
-/* The same records folded in rank order, with the same code on every rank:
- * the same bits everywhere. */
-__device__ xgpu_best_result xgpu_best_nccl_fold_records(const char *first, size_t stride, int nranks) {
-  const xgpu_best_nccl_record *r = (const xgpu_best_nccl_record *)first;
-  xgpu_best_result acc = xgpu_best_nccl_shift(r->acc, 0);
-  unsigned long long before = r->n;
+/* The records of every rank folded in rank order (record_of(q) gives rank
+ * q's), with the same code on every rank: the same bits everywhere. */
+template <class RecordOf> __device__ xgpu_best_result xgpu_best_nccl_fold_records(RecordOf record_of, int nranks) {
+  xgpu_best_nccl_record r = record_of(0);
+  xgpu_best_result acc = xgpu_best_nccl_shift(r.acc, 0);
+  unsigned long long before = r.n;
   for (int q = 1; q < nranks; ++q) {
-    r = (const xgpu_best_nccl_record *)(first + (size_t)q * stride);
-    acc = xgpu::detail::best_op::combine(acc, xgpu_best_nccl_shift(r->acc, before));
-    before += r->n;
+    r = record_of(q);
+    acc = xgpu::detail::best_op::combine(acc, xgpu_best_nccl_shift(r.acc, before));
+    before += r.n;
   }
   return acc;
 }
@@ -818,7 +855,7 @@ __global__ void xgpu_best_nccl_count(xgpu_best_nccl_record *mine, unsigned long 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_best_nccl_fold(const xgpu_best_nccl_record *records, int nranks, xgpu_best_result *out) {
-  *out = xgpu_best_nccl_fold_records((const char *)records, sizeof *records, nranks);
+  *out = xgpu_best_nccl_fold_records([records](int q) { return records[q]; }, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -917,33 +954,47 @@ extern "C" ncclResult_t xgpu_best_combine_nccl(const xgpu_best_result *d_partial
 #if GPUGEN_NCCL_DEVICE_API
 namespace {
 
-/* After the local reduction: one warp stores this rank's record in its
- * slot of the current buffer of every rank's window, passes one barrier of
- * the LSA team, and folds the records of every rank in rank order. The two
- * buffers are taken in turn: a rank that leaves this barrier may store its
- * next call's record before a slower rank has folded these. */
-__global__ void __launch_bounds__(32) xgpu_best_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
-                                                               const xgpu_best_result *local, unsigned long long n, xgpu_best_result *out) {
-#if __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
-#endif
-  char *mine = (char *)ncclGetLocalPointer(window, 0);
-  unsigned int *calls = (unsigned int *)mine;
-  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
-  xgpu_best_nccl_record record;
-  record.acc = *local;
-  record.n = n;
-  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
-    *(xgpu_best_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
-  {
-    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
-    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+/* The end of the local reduction, in the thread that holds its result:
+ * store this rank's record {result, n} in its slot of the current buffer of
+ * every rank's window, wait until this rank's window holds every rank's,
+ * fold them in rank order into d_out. The kernel has written d_temp (in the
+ * data region) for the last time by then (after_temp_writes), so a rank
+ * that has this record may go on to a call that writes into this rank's
+ * data region. The two buffers are taken in turn: a rank with every record
+ * of call k may store its record of call k + 1 before a slower rank has
+ * folded call k's, but not of call k + 2, which waits for that rank's k + 1. */
+struct xgpu_best_window_finish {
+  static constexpr bool after_temp_writes = true;
+  ncclWindow_t window;
+  char *mine; /* this rank's window, known to the host: no load to find it */
+  int rank, nranks;
+  size_t stride;
+  unsigned long long n;
+  __device__ __forceinline__ void operator()(xgpu_best_result *out, const xgpu_best_result &local) const {
+    typedef xgpu_best_nccl_record Record;
+    constexpr size_t nwords = sizeof(Record) / 4; /* its alignment is 8 (n) */
+    unsigned int *calls = (unsigned int *)mine;
+    /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
+     * 0 where never written */
+    const unsigned int flag = *calls + 1;
+    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    Record record;
+    record.acc = local;
+    record.n = n;
+    unsigned int words[nwords];
+    memcpy(words, &record, sizeof record);
+    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    *out = xgpu_best_nccl_fold_records(
+        [&](int q) {
+          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          Record r;
+          memcpy(&r, words, sizeof r);
+          return r;
+        },
+        nranks);
+    *calls = flag;
   }
-  if (threadIdx.x == 0) {
-    *out = xgpu_best_nccl_fold_records(mine + buffer, stride, dev.nRanks);
-    *calls += 1;
-  }
-}
+};
 
 /* Element-wise, in one launch, with every transfer a store into a peer's
  * window: (1) every block stores its tiles of chunk q of the partials in
@@ -1009,23 +1060,22 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
 
 extern "C" size_t xgpu_best_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return 256 + nccl_round_up(xgpu_best_temp_bytes(n), 256);
+  return nccl_round_up(xgpu_best_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_best_nccl_window(const float *d_in, size_t n, xgpu_best_result *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(xgpu_best_result) != 0 || xgpu_best_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      sizeof(xgpu_best_nccl_record) > win->record_stride)
+      nccl_record_slot(sizeof(xgpu_best_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
-  /* the local result, then the local reduction's temp, in the data region */
-  xgpu_best_result *local = (xgpu_best_result *)(win->base + win->data_offset);
-  if (xgpu_best_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
-                        true) != cudaSuccess)
-    return ncclUnhandledCudaError;
-  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_best_window_exchange, stream, win->window, win->dev,
-                                                win->record_stride, (const xgpu_best_result *)local, (unsigned long long)n, d_out));
+  /* one launch: the local reduction, its temp in the data region, ends in
+   * the exchange (xgpu_best_window_finish) */
+  const xgpu_best_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
+                                           (unsigned long long)n};
+  return nccl_cuda_result(xgpu_best_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+                                           stream, true, finish));
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -1150,16 +1200,16 @@ __device__ __forceinline__ MinMax xgpu_range_nccl_shift(MinMax a, unsigned long 
   return a;
 }
 
-/* The same records folded in rank order, with the same code on every rank:
- * the same bits everywhere. */
-__device__ MinMax xgpu_range_nccl_fold_records(const char *first, size_t stride, int nranks) {
-  const xgpu_range_nccl_record *r = (const xgpu_range_nccl_record *)first;
-  MinMax acc = xgpu_range_nccl_shift(r->acc, 0);
-  unsigned long long before = r->n;
+/* The records of every rank folded in rank order (record_of(q) gives rank
+ * q's), with the same code on every rank: the same bits everywhere. */
+template <class RecordOf> __device__ MinMax xgpu_range_nccl_fold_records(RecordOf record_of, int nranks) {
+  xgpu_range_nccl_record r = record_of(0);
+  MinMax acc = xgpu_range_nccl_shift(r.acc, 0);
+  unsigned long long before = r.n;
   for (int q = 1; q < nranks; ++q) {
-    r = (const xgpu_range_nccl_record *)(first + (size_t)q * stride);
-    acc = xgpu::detail::range_op::combine(acc, xgpu_range_nccl_shift(r->acc, before));
-    before += r->n;
+    r = record_of(q);
+    acc = xgpu::detail::range_op::combine(acc, xgpu_range_nccl_shift(r.acc, before));
+    before += r.n;
   }
   return acc;
 }
@@ -1175,7 +1225,7 @@ __global__ void xgpu_range_nccl_count(xgpu_range_nccl_record *mine, unsigned lon
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_range_nccl_fold(const xgpu_range_nccl_record *records, int nranks, MinMax *out) {
-  *out = xgpu_range_nccl_fold_records((const char *)records, sizeof *records, nranks);
+  *out = xgpu_range_nccl_fold_records([records](int q) { return records[q]; }, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -1274,33 +1324,47 @@ extern "C" ncclResult_t xgpu_range_combine_nccl(const MinMax *d_partials, size_t
 #if GPUGEN_NCCL_DEVICE_API
 namespace {
 
-/* After the local reduction: one warp stores this rank's record in its
- * slot of the current buffer of every rank's window, passes one barrier of
- * the LSA team, and folds the records of every rank in rank order. The two
- * buffers are taken in turn: a rank that leaves this barrier may store its
- * next call's record before a slower rank has folded these. */
-__global__ void __launch_bounds__(32) xgpu_range_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
-                                                               const MinMax *local, unsigned long long n, MinMax *out) {
-#if __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
-#endif
-  char *mine = (char *)ncclGetLocalPointer(window, 0);
-  unsigned int *calls = (unsigned int *)mine;
-  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
-  xgpu_range_nccl_record record;
-  record.acc = *local;
-  record.n = n;
-  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
-    *(xgpu_range_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
-  {
-    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
-    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+/* The end of the local reduction, in the thread that holds its result:
+ * store this rank's record {result, n} in its slot of the current buffer of
+ * every rank's window, wait until this rank's window holds every rank's,
+ * fold them in rank order into d_out. The kernel has written d_temp (in the
+ * data region) for the last time by then (after_temp_writes), so a rank
+ * that has this record may go on to a call that writes into this rank's
+ * data region. The two buffers are taken in turn: a rank with every record
+ * of call k may store its record of call k + 1 before a slower rank has
+ * folded call k's, but not of call k + 2, which waits for that rank's k + 1. */
+struct xgpu_range_window_finish {
+  static constexpr bool after_temp_writes = true;
+  ncclWindow_t window;
+  char *mine; /* this rank's window, known to the host: no load to find it */
+  int rank, nranks;
+  size_t stride;
+  unsigned long long n;
+  __device__ __forceinline__ void operator()(MinMax *out, const MinMax &local) const {
+    typedef xgpu_range_nccl_record Record;
+    constexpr size_t nwords = sizeof(Record) / 4; /* its alignment is 8 (n) */
+    unsigned int *calls = (unsigned int *)mine;
+    /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
+     * 0 where never written */
+    const unsigned int flag = *calls + 1;
+    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    Record record;
+    record.acc = local;
+    record.n = n;
+    unsigned int words[nwords];
+    memcpy(words, &record, sizeof record);
+    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    *out = xgpu_range_nccl_fold_records(
+        [&](int q) {
+          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          Record r;
+          memcpy(&r, words, sizeof r);
+          return r;
+        },
+        nranks);
+    *calls = flag;
   }
-  if (threadIdx.x == 0) {
-    *out = xgpu_range_nccl_fold_records(mine + buffer, stride, dev.nRanks);
-    *calls += 1;
-  }
-}
+};
 
 /* Element-wise, in one launch, with every transfer a store into a peer's
  * window: (1) every block stores its tiles of chunk q of the partials in
@@ -1366,23 +1430,22 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
 
 extern "C" size_t xgpu_range_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return 256 + nccl_round_up(xgpu_range_temp_bytes(n), 256);
+  return nccl_round_up(xgpu_range_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_range_nccl_window(const float *d_in, size_t n, MinMax *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu_range_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      sizeof(xgpu_range_nccl_record) > win->record_stride)
+      nccl_record_slot(sizeof(xgpu_range_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
-  /* the local result, then the local reduction's temp, in the data region */
-  MinMax *local = (MinMax *)(win->base + win->data_offset);
-  if (xgpu_range_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
-                        true) != cudaSuccess)
-    return ncclUnhandledCudaError;
-  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_range_window_exchange, stream, win->window, win->dev,
-                                                win->record_stride, (const MinMax *)local, (unsigned long long)n, d_out));
+  /* one launch: the local reduction, its temp in the data region, ends in
+   * the exchange (xgpu_range_window_finish) */
+  const xgpu_range_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
+                                           (unsigned long long)n};
+  return nccl_cuda_result(xgpu_range_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+                                           stream, true, finish));
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -1507,16 +1570,16 @@ __device__ __forceinline__ MinMax xgpu_clamped_nccl_shift(MinMax a, unsigned lon
   return a;
 }
 
-/* The same records folded in rank order, with the same code on every rank:
- * the same bits everywhere. */
-__device__ MinMax xgpu_clamped_nccl_fold_records(const char *first, size_t stride, int nranks) {
-  const xgpu_clamped_nccl_record *r = (const xgpu_clamped_nccl_record *)first;
-  MinMax acc = xgpu_clamped_nccl_shift(r->acc, 0);
-  unsigned long long before = r->n;
+/* The records of every rank folded in rank order (record_of(q) gives rank
+ * q's), with the same code on every rank: the same bits everywhere. */
+template <class RecordOf> __device__ MinMax xgpu_clamped_nccl_fold_records(RecordOf record_of, int nranks) {
+  xgpu_clamped_nccl_record r = record_of(0);
+  MinMax acc = xgpu_clamped_nccl_shift(r.acc, 0);
+  unsigned long long before = r.n;
   for (int q = 1; q < nranks; ++q) {
-    r = (const xgpu_clamped_nccl_record *)(first + (size_t)q * stride);
-    acc = xgpu::detail::clamped_op::combine(acc, xgpu_clamped_nccl_shift(r->acc, before));
-    before += r->n;
+    r = record_of(q);
+    acc = xgpu::detail::clamped_op::combine(acc, xgpu_clamped_nccl_shift(r.acc, before));
+    before += r.n;
   }
   return acc;
 }
@@ -1532,7 +1595,7 @@ __global__ void xgpu_clamped_nccl_count(xgpu_clamped_nccl_record *mine, unsigned
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_clamped_nccl_fold(const xgpu_clamped_nccl_record *records, int nranks, MinMax *out) {
-  *out = xgpu_clamped_nccl_fold_records((const char *)records, sizeof *records, nranks);
+  *out = xgpu_clamped_nccl_fold_records([records](int q) { return records[q]; }, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -1631,33 +1694,47 @@ extern "C" ncclResult_t xgpu_clamped_combine_nccl(const MinMax *d_partials, size
 #if GPUGEN_NCCL_DEVICE_API
 namespace {
 
-/* After the local reduction: one warp stores this rank's record in its
- * slot of the current buffer of every rank's window, passes one barrier of
- * the LSA team, and folds the records of every rank in rank order. The two
- * buffers are taken in turn: a rank that leaves this barrier may store its
- * next call's record before a slower rank has folded these. */
-__global__ void __launch_bounds__(32) xgpu_clamped_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
-                                                               const MinMax *local, unsigned long long n, MinMax *out) {
-#if __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
-#endif
-  char *mine = (char *)ncclGetLocalPointer(window, 0);
-  unsigned int *calls = (unsigned int *)mine;
-  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
-  xgpu_clamped_nccl_record record;
-  record.acc = *local;
-  record.n = n;
-  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
-    *(xgpu_clamped_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
-  {
-    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
-    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+/* The end of the local reduction, in the thread that holds its result:
+ * store this rank's record {result, n} in its slot of the current buffer of
+ * every rank's window, wait until this rank's window holds every rank's,
+ * fold them in rank order into d_out. The kernel has written d_temp (in the
+ * data region) for the last time by then (after_temp_writes), so a rank
+ * that has this record may go on to a call that writes into this rank's
+ * data region. The two buffers are taken in turn: a rank with every record
+ * of call k may store its record of call k + 1 before a slower rank has
+ * folded call k's, but not of call k + 2, which waits for that rank's k + 1. */
+struct xgpu_clamped_window_finish {
+  static constexpr bool after_temp_writes = true;
+  ncclWindow_t window;
+  char *mine; /* this rank's window, known to the host: no load to find it */
+  int rank, nranks;
+  size_t stride;
+  unsigned long long n;
+  __device__ __forceinline__ void operator()(MinMax *out, const MinMax &local) const {
+    typedef xgpu_clamped_nccl_record Record;
+    constexpr size_t nwords = sizeof(Record) / 4; /* its alignment is 8 (n) */
+    unsigned int *calls = (unsigned int *)mine;
+    /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
+     * 0 where never written */
+    const unsigned int flag = *calls + 1;
+    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    Record record;
+    record.acc = local;
+    record.n = n;
+    unsigned int words[nwords];
+    memcpy(words, &record, sizeof record);
+    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    *out = xgpu_clamped_nccl_fold_records(
+        [&](int q) {
+          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          Record r;
+          memcpy(&r, words, sizeof r);
+          return r;
+        },
+        nranks);
+    *calls = flag;
   }
-  if (threadIdx.x == 0) {
-    *out = xgpu_clamped_nccl_fold_records(mine + buffer, stride, dev.nRanks);
-    *calls += 1;
-  }
-}
+};
 
 /* Element-wise, in one launch, with every transfer a store into a peer's
  * window: (1) every block stores its tiles of chunk q of the partials in
@@ -1723,23 +1800,22 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
 
 extern "C" size_t xgpu_clamped_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return 256 + nccl_round_up(xgpu_clamped_temp_bytes(n), 256);
+  return nccl_round_up(xgpu_clamped_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_clamped_nccl_window(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0 ||
       (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu_clamped_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      sizeof(xgpu_clamped_nccl_record) > win->record_stride)
+      nccl_record_slot(sizeof(xgpu_clamped_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
-  /* the local result, then the local reduction's temp, in the data region */
-  MinMax *local = (MinMax *)(win->base + win->data_offset);
-  if (xgpu_clamped_enqueue(d_in, n, params, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
-                        true) != cudaSuccess)
-    return ncclUnhandledCudaError;
-  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_clamped_window_exchange, stream, win->window, win->dev,
-                                                win->record_stride, (const MinMax *)local, (unsigned long long)n, d_out));
+  /* one launch: the local reduction, its temp in the data region, ends in
+   * the exchange (xgpu_clamped_window_finish) */
+  const xgpu_clamped_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
+                                           (unsigned long long)n};
+  return nccl_cuda_result(xgpu_clamped_launch(d_in, n, params, d_out, win->base + win->data_offset, win->data_bytes,
+                                           stream, true, finish));
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -1872,16 +1948,16 @@ __device__ __forceinline__ Window xgpu_last_span_nccl_shift(Window a, unsigned l
   return a;
 }
 
-/* The same records folded in rank order, with the same code on every rank:
- * the same bits everywhere. */
-__device__ Window xgpu_last_span_nccl_fold_records(const char *first, size_t stride, int nranks) {
-  const xgpu_last_span_nccl_record *r = (const xgpu_last_span_nccl_record *)first;
-  Window acc = xgpu_last_span_nccl_shift(r->acc, 0);
-  unsigned long long before = r->n;
+/* The records of every rank folded in rank order (record_of(q) gives rank
+ * q's), with the same code on every rank: the same bits everywhere. */
+template <class RecordOf> __device__ Window xgpu_last_span_nccl_fold_records(RecordOf record_of, int nranks) {
+  xgpu_last_span_nccl_record r = record_of(0);
+  Window acc = xgpu_last_span_nccl_shift(r.acc, 0);
+  unsigned long long before = r.n;
   for (int q = 1; q < nranks; ++q) {
-    r = (const xgpu_last_span_nccl_record *)(first + (size_t)q * stride);
-    acc = xgpu::detail::last_span_op::combine(acc, xgpu_last_span_nccl_shift(r->acc, before));
-    before += r->n;
+    r = record_of(q);
+    acc = xgpu::detail::last_span_op::combine(acc, xgpu_last_span_nccl_shift(r.acc, before));
+    before += r.n;
   }
   return acc;
 }
@@ -1897,7 +1973,7 @@ __global__ void xgpu_last_span_nccl_count(xgpu_last_span_nccl_record *mine, unsi
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_last_span_nccl_fold(const xgpu_last_span_nccl_record *records, int nranks, Window *out) {
-  *out = xgpu_last_span_nccl_fold_records((const char *)records, sizeof *records, nranks);
+  *out = xgpu_last_span_nccl_fold_records([records](int q) { return records[q]; }, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -1996,33 +2072,47 @@ extern "C" ncclResult_t xgpu_last_span_combine_nccl(const Window *d_partials, si
 #if GPUGEN_NCCL_DEVICE_API
 namespace {
 
-/* After the local reduction: one warp stores this rank's record in its
- * slot of the current buffer of every rank's window, passes one barrier of
- * the LSA team, and folds the records of every rank in rank order. The two
- * buffers are taken in turn: a rank that leaves this barrier may store its
- * next call's record before a slower rank has folded these. */
-__global__ void __launch_bounds__(32) xgpu_last_span_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
-                                                               const Window *local, unsigned long long n, Window *out) {
-#if __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
-#endif
-  char *mine = (char *)ncclGetLocalPointer(window, 0);
-  unsigned int *calls = (unsigned int *)mine;
-  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
-  xgpu_last_span_nccl_record record;
-  record.acc = *local;
-  record.n = n;
-  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
-    *(xgpu_last_span_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
-  {
-    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
-    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+/* The end of the local reduction, in the thread that holds its result:
+ * store this rank's record {result, n} in its slot of the current buffer of
+ * every rank's window, wait until this rank's window holds every rank's,
+ * fold them in rank order into d_out. The kernel has written d_temp (in the
+ * data region) for the last time by then (after_temp_writes), so a rank
+ * that has this record may go on to a call that writes into this rank's
+ * data region. The two buffers are taken in turn: a rank with every record
+ * of call k may store its record of call k + 1 before a slower rank has
+ * folded call k's, but not of call k + 2, which waits for that rank's k + 1. */
+struct xgpu_last_span_window_finish {
+  static constexpr bool after_temp_writes = true;
+  ncclWindow_t window;
+  char *mine; /* this rank's window, known to the host: no load to find it */
+  int rank, nranks;
+  size_t stride;
+  unsigned long long n;
+  __device__ __forceinline__ void operator()(Window *out, const Window &local) const {
+    typedef xgpu_last_span_nccl_record Record;
+    constexpr size_t nwords = sizeof(Record) / 4; /* its alignment is 8 (n) */
+    unsigned int *calls = (unsigned int *)mine;
+    /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
+     * 0 where never written */
+    const unsigned int flag = *calls + 1;
+    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    Record record;
+    record.acc = local;
+    record.n = n;
+    unsigned int words[nwords];
+    memcpy(words, &record, sizeof record);
+    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    *out = xgpu_last_span_nccl_fold_records(
+        [&](int q) {
+          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          Record r;
+          memcpy(&r, words, sizeof r);
+          return r;
+        },
+        nranks);
+    *calls = flag;
   }
-  if (threadIdx.x == 0) {
-    *out = xgpu_last_span_nccl_fold_records(mine + buffer, stride, dev.nRanks);
-    *calls += 1;
-  }
-}
+};
 
 /* Element-wise, in one launch, with every transfer a store into a peer's
  * window: (1) every block stores its tiles of chunk q of the partials in
@@ -2088,23 +2178,22 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
 
 extern "C" size_t xgpu_last_span_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return 256 + nccl_round_up(xgpu_last_span_temp_bytes(n), 256);
+  return nccl_round_up(xgpu_last_span_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_last_span_nccl_window(const Window *d_in, size_t n, Window *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(Window) != 0 ||
       (uintptr_t)d_out % alignof(Window) != 0 || xgpu_last_span_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      sizeof(xgpu_last_span_nccl_record) > win->record_stride)
+      nccl_record_slot(sizeof(xgpu_last_span_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
-  /* the local result, then the local reduction's temp, in the data region */
-  Window *local = (Window *)(win->base + win->data_offset);
-  if (xgpu_last_span_enqueue(d_in, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
-                        true) != cudaSuccess)
-    return ncclUnhandledCudaError;
-  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_last_span_window_exchange, stream, win->window, win->dev,
-                                                win->record_stride, (const Window *)local, (unsigned long long)n, d_out));
+  /* one launch: the local reduction, its temp in the data region, ends in
+   * the exchange (xgpu_last_span_window_finish) */
+  const xgpu_last_span_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
+                                           (unsigned long long)n};
+  return nccl_cuda_result(xgpu_last_span_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+                                           stream, true, finish));
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -2237,16 +2326,16 @@ __device__ __forceinline__ long long xgpu_idot_nccl_shift(long long a, unsigned 
   return a;
 }
 
-/* The same records folded in rank order, with the same code on every rank:
- * the same bits everywhere. */
-__device__ long long xgpu_idot_nccl_fold_records(const char *first, size_t stride, int nranks) {
-  const xgpu_idot_nccl_record *r = (const xgpu_idot_nccl_record *)first;
-  long long acc = xgpu_idot_nccl_shift(r->acc, 0);
-  unsigned long long before = r->n;
+/* The records of every rank folded in rank order (record_of(q) gives rank
+ * q's), with the same code on every rank: the same bits everywhere. */
+template <class RecordOf> __device__ long long xgpu_idot_nccl_fold_records(RecordOf record_of, int nranks) {
+  xgpu_idot_nccl_record r = record_of(0);
+  long long acc = xgpu_idot_nccl_shift(r.acc, 0);
+  unsigned long long before = r.n;
   for (int q = 1; q < nranks; ++q) {
-    r = (const xgpu_idot_nccl_record *)(first + (size_t)q * stride);
-    acc = xgpu::detail::idot_op::combine(acc, xgpu_idot_nccl_shift(r->acc, before));
-    before += r->n;
+    r = record_of(q);
+    acc = xgpu::detail::idot_op::combine(acc, xgpu_idot_nccl_shift(r.acc, before));
+    before += r.n;
   }
   return acc;
 }
@@ -2300,33 +2389,47 @@ extern "C" ncclResult_t xgpu_idot_combine_nccl(const long long *d_partials, size
 #if GPUGEN_NCCL_DEVICE_API
 namespace {
 
-/* After the local reduction: one warp stores this rank's record in its
- * slot of the current buffer of every rank's window, passes one barrier of
- * the LSA team, and folds the records of every rank in rank order. The two
- * buffers are taken in turn: a rank that leaves this barrier may store its
- * next call's record before a slower rank has folded these. */
-__global__ void __launch_bounds__(32) xgpu_idot_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
-                                                               const long long *local, unsigned long long n, long long *out) {
-#if __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
-#endif
-  char *mine = (char *)ncclGetLocalPointer(window, 0);
-  unsigned int *calls = (unsigned int *)mine;
-  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
-  xgpu_idot_nccl_record record;
-  record.acc = *local;
-  record.n = n;
-  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
-    *(xgpu_idot_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
-  {
-    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
-    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+/* The end of the local reduction, in the thread that holds its result:
+ * store this rank's record {result, n} in its slot of the current buffer of
+ * every rank's window, wait until this rank's window holds every rank's,
+ * fold them in rank order into d_out. The kernel has written d_temp (in the
+ * data region) for the last time by then (after_temp_writes), so a rank
+ * that has this record may go on to a call that writes into this rank's
+ * data region. The two buffers are taken in turn: a rank with every record
+ * of call k may store its record of call k + 1 before a slower rank has
+ * folded call k's, but not of call k + 2, which waits for that rank's k + 1. */
+struct xgpu_idot_window_finish {
+  static constexpr bool after_temp_writes = true;
+  ncclWindow_t window;
+  char *mine; /* this rank's window, known to the host: no load to find it */
+  int rank, nranks;
+  size_t stride;
+  unsigned long long n;
+  __device__ __forceinline__ void operator()(long long *out, const long long &local) const {
+    typedef xgpu_idot_nccl_record Record;
+    constexpr size_t nwords = sizeof(Record) / 4; /* its alignment is 8 (n) */
+    unsigned int *calls = (unsigned int *)mine;
+    /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
+     * 0 where never written */
+    const unsigned int flag = *calls + 1;
+    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    Record record;
+    record.acc = local;
+    record.n = n;
+    unsigned int words[nwords];
+    memcpy(words, &record, sizeof record);
+    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    *out = xgpu_idot_nccl_fold_records(
+        [&](int q) {
+          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          Record r;
+          memcpy(&r, words, sizeof r);
+          return r;
+        },
+        nranks);
+    *calls = flag;
   }
-  if (threadIdx.x == 0) {
-    *out = xgpu_idot_nccl_fold_records(mine + buffer, stride, dev.nRanks);
-    *calls += 1;
-  }
-}
+};
 
 /* Element-wise, in one launch, with every transfer a store into a peer's
  * window: (1) every block stores its tiles of chunk q of the partials in
@@ -2392,23 +2495,22 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
 
 extern "C" size_t xgpu_idot_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return 256 + nccl_round_up(xgpu_idot_temp_bytes(n), 256);
+  return nccl_round_up(xgpu_idot_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_idot_nccl_window(const int *d_in0, const int *d_in1, size_t n, long long *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 ||
       (uintptr_t)d_out % alignof(long long) != 0 || xgpu_idot_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      sizeof(xgpu_idot_nccl_record) > win->record_stride)
+      nccl_record_slot(sizeof(xgpu_idot_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
-  /* the local result, then the local reduction's temp, in the data region */
-  long long *local = (long long *)(win->base + win->data_offset);
-  if (xgpu_idot_enqueue(d_in0, d_in1, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
-                        true) != cudaSuccess)
-    return ncclUnhandledCudaError;
-  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_idot_window_exchange, stream, win->window, win->dev,
-                                                win->record_stride, (const long long *)local, (unsigned long long)n, d_out));
+  /* one launch: the local reduction, its temp in the data region, ends in
+   * the exchange (xgpu_idot_window_finish) */
+  const xgpu_idot_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
+                                           (unsigned long long)n};
+  return nccl_cuda_result(xgpu_idot_launch(d_in0, d_in1, n, d_out, win->base + win->data_offset, win->data_bytes,
+                                           stream, true, finish));
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -2541,16 +2643,16 @@ __device__ __forceinline__ double xgpu_fdot_nccl_shift(double a, unsigned long l
   return a;
 }
 
-/* The same records folded in rank order, with the same code on every rank:
- * the same bits everywhere. */
-__device__ double xgpu_fdot_nccl_fold_records(const char *first, size_t stride, int nranks) {
-  const xgpu_fdot_nccl_record *r = (const xgpu_fdot_nccl_record *)first;
-  double acc = xgpu_fdot_nccl_shift(r->acc, 0);
-  unsigned long long before = r->n;
+/* The records of every rank folded in rank order (record_of(q) gives rank
+ * q's), with the same code on every rank: the same bits everywhere. */
+template <class RecordOf> __device__ double xgpu_fdot_nccl_fold_records(RecordOf record_of, int nranks) {
+  xgpu_fdot_nccl_record r = record_of(0);
+  double acc = xgpu_fdot_nccl_shift(r.acc, 0);
+  unsigned long long before = r.n;
   for (int q = 1; q < nranks; ++q) {
-    r = (const xgpu_fdot_nccl_record *)(first + (size_t)q * stride);
-    acc = xgpu::detail::fdot_op::combine(acc, xgpu_fdot_nccl_shift(r->acc, before));
-    before += r->n;
+    r = record_of(q);
+    acc = xgpu::detail::fdot_op::combine(acc, xgpu_fdot_nccl_shift(r.acc, before));
+    before += r.n;
   }
   return acc;
 }
@@ -2566,7 +2668,7 @@ __global__ void xgpu_fdot_nccl_count(xgpu_fdot_nccl_record *mine, unsigned long 
 /* Every rank folds the same gathered records in rank order with the same
  * code: the same bits everywhere. */
 __global__ void xgpu_fdot_nccl_fold(const xgpu_fdot_nccl_record *records, int nranks, double *out) {
-  *out = xgpu_fdot_nccl_fold_records((const char *)records, sizeof *records, nranks);
+  *out = xgpu_fdot_nccl_fold_records([records](int q) { return records[q]; }, nranks);
 }
 
 /* [alignment slack][nranks records][the local reduction's temp] */
@@ -2665,33 +2767,47 @@ extern "C" ncclResult_t xgpu_fdot_combine_nccl(const double *d_partials, size_t 
 #if GPUGEN_NCCL_DEVICE_API
 namespace {
 
-/* After the local reduction: one warp stores this rank's record in its
- * slot of the current buffer of every rank's window, passes one barrier of
- * the LSA team, and folds the records of every rank in rank order. The two
- * buffers are taken in turn: a rank that leaves this barrier may store its
- * next call's record before a slower rank has folded these. */
-__global__ void __launch_bounds__(32) xgpu_fdot_window_exchange(ncclWindow_t window, ncclDevComm dev, size_t stride,
-                                                               const double *local, unsigned long long n, double *out) {
-#if __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize(); /* launched early (nccl_launch_dependent): wait for the local reduction */
-#endif
-  char *mine = (char *)ncclGetLocalPointer(window, 0);
-  unsigned int *calls = (unsigned int *)mine;
-  const size_t buffer = nccl_window_control + (size_t)(*calls & 1u) * (size_t)dev.nRanks * stride;
-  xgpu_fdot_nccl_record record;
-  record.acc = *local;
-  record.n = n;
-  for (int q = threadIdx.x; q < dev.nRanks; q += blockDim.x)
-    *(xgpu_fdot_nccl_record *)ncclGetLsaPointer(window, buffer + (size_t)dev.rank * stride, q) = record;
-  {
-    ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, 0};
-    barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
+/* The end of the local reduction, in the thread that holds its result:
+ * store this rank's record {result, n} in its slot of the current buffer of
+ * every rank's window, wait until this rank's window holds every rank's,
+ * fold them in rank order into d_out. The kernel has written d_temp (in the
+ * data region) for the last time by then (after_temp_writes), so a rank
+ * that has this record may go on to a call that writes into this rank's
+ * data region. The two buffers are taken in turn: a rank with every record
+ * of call k may store its record of call k + 1 before a slower rank has
+ * folded call k's, but not of call k + 2, which waits for that rank's k + 1. */
+struct xgpu_fdot_window_finish {
+  static constexpr bool after_temp_writes = true;
+  ncclWindow_t window;
+  char *mine; /* this rank's window, known to the host: no load to find it */
+  int rank, nranks;
+  size_t stride;
+  unsigned long long n;
+  __device__ __forceinline__ void operator()(double *out, const double &local) const {
+    typedef xgpu_fdot_nccl_record Record;
+    constexpr size_t nwords = sizeof(Record) / 4; /* its alignment is 8 (n) */
+    unsigned int *calls = (unsigned int *)mine;
+    /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
+     * 0 where never written */
+    const unsigned int flag = *calls + 1;
+    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    Record record;
+    record.acc = local;
+    record.n = n;
+    unsigned int words[nwords];
+    memcpy(words, &record, sizeof record);
+    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    *out = xgpu_fdot_nccl_fold_records(
+        [&](int q) {
+          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          Record r;
+          memcpy(&r, words, sizeof r);
+          return r;
+        },
+        nranks);
+    *calls = flag;
   }
-  if (threadIdx.x == 0) {
-    *out = xgpu_fdot_nccl_fold_records(mine + buffer, stride, dev.nRanks);
-    *calls += 1;
-  }
-}
+};
 
 /* Element-wise, in one launch, with every transfer a store into a peer's
  * window: (1) every block stores its tiles of chunk q of the partials in
@@ -2757,23 +2873,22 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
 
 extern "C" size_t xgpu_fdot_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return 256 + nccl_round_up(xgpu_fdot_temp_bytes(n), 256);
+  return nccl_round_up(xgpu_fdot_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_fdot_nccl_window(const float *d_in0, const float *d_in1, size_t n, double *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(double) != 0 || xgpu_fdot_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      sizeof(xgpu_fdot_nccl_record) > win->record_stride)
+      nccl_record_slot(sizeof(xgpu_fdot_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
-  /* the local result, then the local reduction's temp, in the data region */
-  double *local = (double *)(win->base + win->data_offset);
-  if (xgpu_fdot_enqueue(d_in0, d_in1, n, local, win->base + win->data_offset + 256, win->data_bytes - 256, stream,
-                        true) != cudaSuccess)
-    return ncclUnhandledCudaError;
-  return nccl_cuda_result(nccl_launch_dependent(win, xgpu_fdot_window_exchange, stream, win->window, win->dev,
-                                                win->record_stride, (const double *)local, (unsigned long long)n, d_out));
+  /* one launch: the local reduction, its temp in the data region, ends in
+   * the exchange (xgpu_fdot_window_finish) */
+  const xgpu_fdot_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
+                                           (unsigned long long)n};
+  return nccl_cuda_result(xgpu_fdot_launch(d_in0, d_in1, n, d_out, win->base + win->data_offset, win->data_bytes,
+                                           stream, true, finish));
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -2943,15 +3058,11 @@ extern "C" ncclResult_t xgpu_nccl_window_create(ncclComm_t comm, size_t bytes, x
   }
   w->comm = comm;
   w->rank = rank;
-  {
-    int major = 0;
-    w->early_launch = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
-  }
   w->nranks = nranks;
   w->ctas = (int)(~0ull - mine[1]);
   w->ctas = w->ctas < 1 ? 1 : w->ctas > 1024 ? 1024 : w->ctas;
   for (size_t size : xgpu_nccl_record_sizes)
-    w->record_stride = size > w->record_stride ? size : w->record_stride;
+    w->record_stride = nccl_record_slot(size) > w->record_stride ? nccl_record_slot(size) : w->record_stride;
   w->record_stride = nccl_round_up(w->record_stride, 16);
   w->data_offset = nccl_round_up(nccl_window_control + 2 * (size_t)nranks * w->record_stride, 256);
   w->bytes = nccl_round_up(w->data_offset + (size_t)mine[0], (size_t)1 << 21);
