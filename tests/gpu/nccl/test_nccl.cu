@@ -12,6 +12,7 @@
  * through NCCL's host-launched collectives (M_R_nccl, M_R_combine_nccl)
  * and through the device path (M_R_nccl_window, M_R_combine_nccl_window,
  * one nt_nccl_window per rank). */
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -399,6 +400,103 @@ template <class IN, class ACC> static void bad_window_arguments(Rank &R, const R
   CUDA_OK(cudaFree(d_part));
 }
 
+/* Holds the stream up for about `ns` nanoseconds. */
+__global__ void hold_up(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    __nanosleep(1000);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
+/* Calls back to back, with no host synchronisation between them: 24 global
+ * calls, each followed by a combine when the operator's combine may be
+ * compared, with rank (i mod nranks) held up for 30 µs before call i. The
+ * ranks run out of step, so a fast rank's next call meets a slow rank still
+ * in the last one (the window's two record buffers; a combine that stores
+ * into a rank whose global call has not returned). Every global result must
+ * equal the first (checked against the host fold) and every combine the
+ * first combine (checked against the fold in rank order), on every rank. */
+template <class IN, class ACC>
+static void burst_case(Rank &R, const Reduction<IN, ACC> &red, bool with_combine, bool window) {
+  const int calls = 24;
+  const size_t count = 4096;
+  std::vector<size_t> ns(R.nranks);
+  size_t total = 0, mine = 0;
+  for (int q = 0; q < R.nranks; q++) {
+    ns[q] = 200000 + 1000 * (size_t)q;
+    if (q == R.rank) mine = total;
+    total += ns[q];
+  }
+  const size_t n = ns[R.rank];
+  std::vector<IN> all(total);
+  gen(all.data(), total, 41);
+  std::vector<ACC> partials(count), expected(count), other(count);
+  make_partials(red, R.rank, count, 43, partials.data());
+  make_partials(red, 0, count, 43, expected.data());
+  for (int q = 1; q < R.nranks; q++) {
+    make_partials(red, q, count, 43, other.data());
+    for (size_t i = 0; i < count; i++) expected[i] = red.combine(expected[i], other[i]);
+  }
+  IN *d_in;
+  ACC *d_out, *d_partials, *d_combined;
+  void *d_temp;
+  const size_t tb = std::max(red.temp_bytes(n, R.nranks), red.combine_temp_bytes(count, R.nranks));
+  CUDA_OK(cudaMalloc(&d_in, sizeof(IN) * n));
+  CUDA_OK(cudaMalloc(&d_out, sizeof(ACC) * calls));
+  CUDA_OK(cudaMalloc(&d_partials, sizeof(ACC) * count));
+  CUDA_OK(cudaMalloc(&d_combined, sizeof(ACC) * count * calls));
+  CUDA_OK(cudaMalloc(&d_temp, tb));
+  upload(R, d_in, all.data() + mine, sizeof(IN) * n);
+  upload(R, d_partials, partials.data(), sizeof(ACC) * count);
+  spoil(R, d_temp, tb, 9);
+  const std::string what = std::string(red.name) + (window ? " window" : " host path") + " burst of " +
+                           std::to_string(calls) + (with_combine ? " global calls and combines" : " global calls");
+  int failed = 0;
+  for (int i = 0; i < calls; i++) {
+    if (i % R.nranks == R.rank) {
+      hold_up<<<1, 1, 0, R.stream>>>(30000);
+      CUDA_OK(cudaPeekAtLastError());
+    }
+    ncclResult_t res = window ? red.nccl_window(d_in, n, d_out + i, R.win, R.stream)
+                              : red.nccl(d_in, n, d_out + i, d_temp, tb, R.comm, R.stream);
+    failed += res != ncclSuccess;
+    if (with_combine) {
+      ACC *out = d_combined + (size_t)i * count;
+      res = window ? red.combine_window(d_partials, count, out, R.win, R.stream)
+                   : red.combine_nccl(d_partials, count, out, d_temp, tb, R.comm, R.stream);
+      failed += res != ncclSuccess;
+    }
+  }
+  R.check(failed == 0, what + ": " + std::to_string(failed) + " calls failed");
+  std::vector<ACC> got(calls), combined(with_combine ? count * calls : 0);
+  download(R, got.data(), d_out, sizeof(ACC) * calls);
+  std::string detail;
+  R.check(global_close(got[0], red.host(all.data(), total), all.data(), total, abs_sum(all.data(), total), &detail),
+          what + ": the first differs from the host fold of the concatenation" + detail);
+  int differ = 0;
+  for (int i = 1; i < calls; i++) differ += !same(got[i], got[0]);
+  R.check(differ == 0, what + ": " + std::to_string(differ) + " global results differ from the first");
+  R.check(same_everywhere(R, d_out, calls), what + ": ranks disagree");
+  if (with_combine) {
+    download(R, combined.data(), d_combined, sizeof(ACC) * count * calls);
+    size_t bad = 0, changed = 0;
+    for (size_t k = 0; k < count; k++) {
+      bad += !close(combined[k], expected[k], 64.0 * R.nranks * 8);
+      for (int i = 1; i < calls; i++) changed += !same(combined[(size_t)i * count + k], combined[k]);
+    }
+    R.check(bad == 0, what + ": " + std::to_string(bad) + " elements of the first combine differ from the host fold");
+    R.check(changed == 0, what + ": " + std::to_string(changed) + " combined elements differ from the first combine's");
+    R.check(same_everywhere(R, d_combined, count * calls), what + ": ranks disagree on the combines");
+  }
+  CUDA_OK(cudaFree(d_in));
+  CUDA_OK(cudaFree(d_out));
+  CUDA_OK(cudaFree(d_partials));
+  CUDA_OK(cudaFree(d_combined));
+  CUDA_OK(cudaFree(d_temp));
+}
+
 template <class IN, class ACC> static void all_cases(Rank &R, const Reduction<IN, ACC> &red, bool float_combine_ok) {
   const int p = R.nranks;
   for (int window = 0; window < (R.win ? 2 : 1); window++) {
@@ -422,6 +520,7 @@ template <class IN, class ACC> static void all_cases(Rank &R, const Reduction<IN
         combine_case(R, red, c, true, 20 + c, window);
       }
     }
+    burst_case(R, red, float_combine_ok, window);
   }
   bad_arguments(R, red);
   if (R.win)
