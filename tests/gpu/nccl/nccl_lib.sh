@@ -3,10 +3,18 @@
 # another. The device path (M_nccl_window_create) refuses a library of
 # another version than the headers it was compiled with, and some machines
 # carry a system libnccl2 older than the CUDA Toolkit's (docs/integration.md).
+# NCCL_WANT_VERSION=2.28.9 names the version where the binaries were built on
+# another machine and this one has no nccl.h beside nvcc (the GPU machines).
 nccl_lib_select() {
   _inc=$(dirname "$(command -v "${NVCC:-nvcc}" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/../include/nccl.h
-  [ -f "$_inc" ] || return 0
-  _want=$(awk '/^#define NCCL_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END {print v}' "$_inc")
+  if [ -n "${NCCL_WANT_VERSION:-}" ]; then
+    _want=$NCCL_WANT_VERSION
+  elif [ -f "$_inc" ]; then
+    _want=$(awk '/^#define NCCL_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END {print v}' "$_inc")
+  else
+    echo "nccl_lib.sh: no $_inc and no NCCL_WANT_VERSION: the loader's libnccl.so.2 stays"
+    return 0
+  fi
   _pip=$(python3 -c 'import nvidia.nccl; print(list(nvidia.nccl.__path__)[0])' 2>/dev/null)
   for _lib in $(ldconfig -p 2>/dev/null | awk '/libnccl\.so\.2 /{print $NF}') "$(dirname "$_inc")/../lib/libnccl.so.2" \
       "$(dirname "$_inc")/../lib64/libnccl.so.2" ${_pip:+"$_pip/lib/libnccl.so.2"}; do
