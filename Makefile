@@ -85,10 +85,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(GEN_OBJS) tests/unit/unit.h
 # test_vectors compares gpugen's table with CUDA's vector_types.h, compiled as C
 $(BUILD)/tests/test_vectors: UNIT_CFLAGS = -isystem $(dir $(shell command -v $(NVCC)))../include
 
-# The NCCL schedule's unit test compiles the template's plain-C block.
+# The NCCL schedule's unit test compiles the template's plain-C blocks.
 $(BUILD)/tests/nccl_schedule.inc: templates/nccl.cu.tmpl
 	@mkdir -p $(dir $@)
-	sed -n '/^@@ schedule$$/,/^@@ /{/^@@ /!p;}' $< > $@
+	awk '/^@@ /{keep = $$2 == "chunks" || $$2 == "schedule"; next} keep' $< > $@
 $(BUILD)/tests/test_nccl_schedule: $(BUILD)/tests/nccl_schedule.inc
 $(BUILD)/tests/test_nccl_schedule: UNIT_CFLAGS = -I$(BUILD)/tests
 

@@ -84,11 +84,13 @@ static const char *nccl_op(OpKind op) {
   return op == OP_SUM || op == OP_DOT ? "ncclSum" : op == OP_PROD ? "ncclProd" : op == OP_MIN ? "ncclMin" : "ncclMax";
 }
 
-/* Once per module, before the reductions' parts: the schedule and its
- * transport only when some reduction takes it. */
+/* Once per module, before the reductions' parts: the chunks (both paths
+ * split a combine's elements with them), the schedule and its transport
+ * only when some reduction takes it. */
 void emit_nccl_support(const Spec *spec, Buf *b) {
   if (!spec_uses_nccl(spec))
     return;
+  template_emit(b, TMPL, "chunks", NULL);
   template_emit(b, TMPL, "common", NULL);
   template_emit(b, TMPL, "window_common", (const char *[]){"M", spec->module, NULL});
   for (int i = 0; i < spec->nreductions; i++)

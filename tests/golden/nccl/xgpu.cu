@@ -112,6 +112,28 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
 
 } // namespace
 
+/* ---- how M_R_combine_nccl and M_R_combine_nccl_window split count
+ * elements between ranks (plain C: the schedule's unit test compiles it;
+ * nvcc compiles it for the device too, for the window's kernels) ---- */
+#if defined(__CUDACC__)
+#define GPUGEN_NCCL_HOST_DEVICE __host__ __device__
+#else
+#define GPUGEN_NCCL_HOST_DEVICE
+#endif
+
+/* Chunk j: count / nranks elements, one more for the first count % nranks. */
+static inline GPUGEN_NCCL_HOST_DEVICE void gpugen_nccl_chunk(size_t count, int nranks, int j, size_t *offset,
+                                                             size_t *length) {
+  size_t base = count / (size_t)nranks, extra = count % (size_t)nranks, uj = (size_t)j;
+  *offset = base * uj + (uj < extra ? uj : extra);
+  *length = base + (uj < extra ? 1 : 0);
+}
+
+/* Elements per slot: the longest chunk. */
+static inline GPUGEN_NCCL_HOST_DEVICE size_t gpugen_nccl_slot_elems(size_t count, int nranks) {
+  return count / (size_t)nranks + (count % (size_t)nranks ? 1 : 0);
+}
+
 /* ---- shared by the reductions across GPUs ---- */
 namespace {
 
@@ -201,15 +223,7 @@ template <size_t S> struct nccl_tile {
 
 /* Bytes per rank's slot in a combine: the longest chunk, 256-aligned. */
 __host__ __device__ inline size_t nccl_slot_bytes(size_t count, int nranks, size_t elem_bytes) {
-  return nccl_round_up((count / (size_t)nranks + (count % (size_t)nranks ? 1 : 0)) * elem_bytes, 256);
-}
-
-/* Chunk q of count elements (as gpugen_nccl_chunk: the first count % nranks
- * chunks take one more). */
-__host__ __device__ inline void nccl_window_chunk(size_t count, int nranks, int q, size_t *offset, size_t *length) {
-  size_t base = count / (size_t)nranks, extra = count % (size_t)nranks, uq = (size_t)q;
-  *offset = base * uq + (uq < extra ? uq : extra);
-  *length = base + (uq < extra ? 1 : 0);
+  return nccl_round_up(gpugen_nccl_slot_elems(count, nranks) * elem_bytes, 256);
 }
 
 /* A block copies `bytes` in the widest words both ends allow, eight loads
@@ -327,18 +341,6 @@ typedef struct gpugen_nccl_transport {
 } gpugen_nccl_transport;
 
 enum { GPUGEN_NCCL_STEPS = 3 };
-
-/* Chunk j: count / nranks elements, one more for the first count % nranks. */
-static void gpugen_nccl_chunk(size_t count, int nranks, int j, size_t *offset, size_t *length) {
-  size_t base = count / (size_t)nranks, extra = count % (size_t)nranks, uj = (size_t)j;
-  *offset = base * uj + (uj < extra ? uj : extra);
-  *length = base + (uj < extra ? 1 : 0);
-}
-
-/* Elements per slot: the longest chunk. */
-static size_t gpugen_nccl_slot_elems(size_t count, int nranks) {
-  return count / (size_t)nranks + (count % (size_t)nranks ? 1 : 0);
-}
 
 /* Where rank q's piece of this rank's chunk is during step 1: the rank's
  * own partials for q == rank, else slot q. */
@@ -640,7 +642,7 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
   size_t offset, length;
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
@@ -648,7 +650,7 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
-  nccl_window_chunk(count, p, me, &offset, &length);
+  gpugen_nccl_chunk(count, p, me, &offset, &length);
   for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
     const size_t first = t * tile, last = first + tile < length ? first + tile : length;
     for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
@@ -667,7 +669,7 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
       nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
@@ -1019,7 +1021,7 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
   size_t offset, length;
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
@@ -1027,7 +1029,7 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
-  nccl_window_chunk(count, p, me, &offset, &length);
+  gpugen_nccl_chunk(count, p, me, &offset, &length);
   for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
     const size_t first = t * tile, last = first + tile < length ? first + tile : length;
     for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
@@ -1046,7 +1048,7 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
       nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(xgpu_best_result),
@@ -1389,7 +1391,7 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
   size_t offset, length;
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
@@ -1397,7 +1399,7 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
-  nccl_window_chunk(count, p, me, &offset, &length);
+  gpugen_nccl_chunk(count, p, me, &offset, &length);
   for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
     const size_t first = t * tile, last = first + tile < length ? first + tile : length;
     for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
@@ -1416,7 +1418,7 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
       nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
@@ -1759,7 +1761,7 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
   size_t offset, length;
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
@@ -1767,7 +1769,7 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
-  nccl_window_chunk(count, p, me, &offset, &length);
+  gpugen_nccl_chunk(count, p, me, &offset, &length);
   for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
     const size_t first = t * tile, last = first + tile < length ? first + tile : length;
     for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
@@ -1786,7 +1788,7 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
       nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
@@ -2137,7 +2139,7 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
   size_t offset, length;
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
@@ -2145,7 +2147,7 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
-  nccl_window_chunk(count, p, me, &offset, &length);
+  gpugen_nccl_chunk(count, p, me, &offset, &length);
   for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
     const size_t first = t * tile, last = first + tile < length ? first + tile : length;
     for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
@@ -2164,7 +2166,7 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
       nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(Window),
@@ -2454,7 +2456,7 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
   size_t offset, length;
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
@@ -2462,7 +2464,7 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
-  nccl_window_chunk(count, p, me, &offset, &length);
+  gpugen_nccl_chunk(count, p, me, &offset, &length);
   for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
     const size_t first = t * tile, last = first + tile < length ? first + tile : length;
     for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
@@ -2481,7 +2483,7 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
       nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
@@ -2832,7 +2834,7 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
   size_t offset, length;
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
@@ -2840,7 +2842,7 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
-  nccl_window_chunk(count, p, me, &offset, &length);
+  gpugen_nccl_chunk(count, p, me, &offset, &length);
   for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
     const size_t first = t * tile, last = first + tile < length ? first + tile : length;
     for (size_t i = first + threadIdx.x; i < last; i += blockDim.x) {
@@ -2859,7 +2861,7 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
   for (int d = 1; d < p; ++d) {
     const int q = (me + d) % p;
-    nccl_window_chunk(count, p, q, &offset, &length);
+    gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
       nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(double),
