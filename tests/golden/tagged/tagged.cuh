@@ -1377,7 +1377,7 @@ __device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, siz
 }
 
 /* What the block that holds a call's result does with it (thread 0 only):
- * the plain call stores it; a call across GPUs (nccl.cu.tmpl) hands it to
+ * the plain call stores it; a global call across GPUs (the window) hands it to
  * the other ranks and stores every rank's folded. A finish that sets
  * after_temp_writes runs after the call's last write to d_temp, so that
  * d_temp is free once another GPU has seen the result. */
