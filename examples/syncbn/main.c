@@ -9,7 +9,12 @@
  *   2. a strided copy gathers each channel's N states into a row;
  *   3. syncbn_merge_rows: the channel's state on this GPU;
  *   4. syncbn_merge_combine_nccl: the channels' states combined across GPUs,
- *      in rank order, the same bits on every GPU.
+ *      in rank order, the same bits on every GPU;
+ *   5. the same through the device path: a window made by every rank
+ *      together, then syncbn_merge_combine_nccl_window, whose exchange runs
+ *      inside the kernel; it must give the bits of step 4. Where the window
+ *      is refused (no NCCL device API, another library version than the
+ *      headers', GPUs that are not peers) the example says why and goes on.
  * Each child checks its result against the host fold of every GPU's data.
  * usage: demo_syncbn [GPUS]   (default: every visible GPU) */
 #include <math.h>
@@ -57,11 +62,12 @@ static int run_rank(int rank, int nranks, ncclUniqueId id) {
   cudaStream_t stream;
   CUDA(cudaStreamCreate(&stream));
   float *d_x;
-  Welford *d_rows, *d_by_channel, *d_channel;
+  Welford *d_rows, *d_by_channel, *d_channel, *d_window_channel;
   CUDA(cudaMalloc((void **)&d_x, total * sizeof(float)));
   CUDA(cudaMalloc((void **)&d_rows, (size_t)N * C * sizeof(Welford)));
   CUDA(cudaMalloc((void **)&d_by_channel, (size_t)N * C * sizeof(Welford)));
   CUDA(cudaMalloc((void **)&d_channel, (size_t)C * sizeof(Welford)));
+  CUDA(cudaMalloc((void **)&d_window_channel, (size_t)C * sizeof(Welford)));
   size_t bytes = syncbn_stats_rows_temp_bytes((size_t)N * C, HW);
   size_t b2 = syncbn_merge_rows_temp_bytes(C, N), b3 = syncbn_merge_combine_nccl_temp_bytes(C, nranks);
   if (b2 > bytes) bytes = b2;
@@ -78,11 +84,32 @@ static int run_rank(int rank, int nranks, ncclUniqueId id) {
                            sizeof(Welford), N, cudaMemcpyDeviceToDevice, stream));
   /* 3. this GPU's state per channel */
   CUDA(syncbn_merge_rows(d_by_channel, C, N, d_channel, d_temp, bytes, stream));
-  /* 4. across GPUs, in place */
+  /* 4. across GPUs, in place (a copy of this GPU's states is kept for step 5) */
+  CUDA(cudaMemcpyAsync(d_window_channel, d_channel, (size_t)C * sizeof(Welford), cudaMemcpyDeviceToDevice, stream));
   NCCL(syncbn_merge_combine_nccl(d_channel, C, d_channel, d_temp, bytes, comm, stream));
   Welford got[C];
   CUDA(cudaMemcpyAsync(got, d_channel, sizeof got, cudaMemcpyDeviceToHost, stream));
   CUDA(cudaStreamSynchronize(stream));
+
+  /* 5. the device path: every rank makes the window together, and frees it together */
+  const char *device_path = "refused";
+  syncbn_nccl_window *win = NULL;
+  ncclResult_t made = syncbn_nccl_window_create(comm, syncbn_merge_combine_nccl_window_bytes(C, nranks), &win);
+  if (made == ncclSuccess) {
+    NCCL(syncbn_merge_combine_nccl_window(d_window_channel, C, d_window_channel, win, stream));
+    Welford again[C];
+    CUDA(cudaMemcpyAsync(again, d_window_channel, sizeof again, cudaMemcpyDeviceToHost, stream));
+    CUDA(cudaStreamSynchronize(stream));
+    NCCL(syncbn_nccl_window_destroy(win));
+    device_path = memcmp(again, got, sizeof got) == 0 ? "the same bits" : "DIFFERENT bits";
+  } else if (made == ncclInvalidUsage) {
+    int version = 0;
+    ncclGetVersion(&version);
+    fprintf(stderr, "rank %d: no window for the device path (NCCL %d loaded, headers %d, or GPUs not peers)\n", rank,
+            version, NCCL_VERSION_CODE);
+  } else {
+    NCCL(made);
+  }
 
   /* the host fold of every GPU's data, in rank order, per channel */
   int bad = 0;
@@ -100,12 +127,15 @@ static int run_rank(int rank, int nranks, ncclUniqueId id) {
       bad++;
     }
   }
-  printf("rank %d of %d: %d channels over %d x %d x %d x %d per GPU; channel 0: mean %.4f var %.4f; %s\n", rank, nranks,
-         C, N, C, H, W, got[0].mean, got[0].m2 / got[0].n, bad ? "DIFFERS from the host fold" : "equal to the host fold");
+  printf("rank %d of %d: %d channels over %d x %d x %d x %d per GPU; channel 0: mean %.4f var %.4f; %s; device path: %s\n",
+         rank, nranks, C, N, C, H, W, got[0].mean, got[0].m2 / got[0].n,
+         bad ? "DIFFERS from the host fold" : "equal to the host fold", device_path);
+  bad += strcmp(device_path, "DIFFERENT bits") == 0;
   cudaFree(d_x);
   cudaFree(d_rows);
   cudaFree(d_by_channel);
   cudaFree(d_channel);
+  cudaFree(d_window_channel);
   cudaFree(d_temp);
   ncclCommDestroy(comm);
   free(h_x);
@@ -153,7 +183,10 @@ int main(int argc, char **argv) {
     } else if (read(pipes[rank][0], &id, sizeof id) != sizeof id) {
       _exit(1);
     }
-    _exit(run_rank(rank, nranks, id));
+    int failed = run_rank(rank, nranks, id);
+    fflush(stdout); /* _exit does not flush, and stdout may be a pipe */
+    fflush(stderr);
+    _exit(failed);
   }
   int failed = 0;
   for (int rank = 0; rank < nranks; rank++) {
