@@ -166,11 +166,12 @@ inline char *nccl_align_up(void *p, size_t align) { return (char *)(((uintptr_t)
  * kernel. So the exchange between ranks happens in the module's own kernels,
  * with no collective launched from the host. Each rank's window:
  *   [0, 256)                            the number of global calls so far
- *   [256, 256 + 2 * nranks * stride)     two buffers of nranks records (a
- *                                       global call's exchange), taken in turn
+ *   [256, 256 + 2 * nranks * stride)     two buffers of nranks record slots
+ *                                       (a global call's exchange, as flagged
+ *                                       words), taken in turn
  *   [data_offset, data_offset + data_bytes)
- *                                       the data region: a global call's local
- *                                       result and temp, or a combine's slots
+ *                                       the data region: a global call's
+ *                                       temp, or a combine's slots
  * Every call leaves no rank reading or writing another's data region once it
  * returns on any rank, so one window serves every reduction of the module in
  * turn (on one stream at a time, like a d_temp). */
