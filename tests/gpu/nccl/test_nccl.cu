@@ -410,18 +410,19 @@ __global__ void hold_up(unsigned long long ns) {
   } while (now - start < ns);
 }
 
-/* Calls back to back, with no host synchronisation between them: 24 global
- * calls, each followed by a combine when the operator's combine may be
- * compared, with rank (i mod nranks) held up for 30 µs before call i. The
+/* Calls back to back, with no host synchronisation between them: `calls`
+ * global calls, each followed by a combine of `count` states when the
+ * operator's combine may be compared, with ranks held up before some calls
+ * (`steady`: rank (i mod nranks) for 30 µs before call i; otherwise a
+ * pseudo-random quarter of the calls, 10 or 20 µs, each rank its own). The
  * ranks run out of step, so a fast rank's next call meets a slow rank still
  * in the last one (the window's two record buffers; a combine that stores
  * into a rank whose global call has not returned). Every global result must
  * equal the first (checked against the host fold) and every combine the
  * first combine (checked against the fold in rank order), on every rank. */
 template <class IN, class ACC>
-static void burst_case(Rank &R, const Reduction<IN, ACC> &red, bool with_combine, bool window) {
-  const int calls = 24;
-  const size_t count = 4096;
+static void burst_case(Rank &R, const Reduction<IN, ACC> &red, bool with_combine, bool window, int calls,
+                       size_t count, bool steady) {
   std::vector<size_t> ns(R.nranks);
   size_t total = 0, mine = 0;
   for (int q = 0; q < R.nranks; q++) {
@@ -455,8 +456,10 @@ static void burst_case(Rank &R, const Reduction<IN, ACC> &red, bool with_combine
                            std::to_string(calls) + (with_combine ? " global calls and combines" : " global calls");
   int failed = 0;
   for (int i = 0; i < calls; i++) {
-    if (i % R.nranks == R.rank) {
-      hold_up<<<1, 1, 0, R.stream>>>(30000);
+    const unsigned long long dice = mix(7919ull * (unsigned long long)i + (unsigned long long)R.rank);
+    const unsigned long long hold = steady ? (i % R.nranks == R.rank ? 30000 : 0) : dice % 4 ? 0 : 10000 * (1 + dice / 4 % 2);
+    if (hold) {
+      hold_up<<<1, 1, 0, R.stream>>>(hold);
       CUDA_OK(cudaPeekAtLastError());
     }
     ncclResult_t res = window ? red.nccl_window(d_in, n, d_out + i, R.win, R.stream)
@@ -520,7 +523,8 @@ template <class IN, class ACC> static void all_cases(Rank &R, const Reduction<IN
         combine_case(R, red, c, true, 20 + c, window);
       }
     }
-    burst_case(R, red, float_combine_ok, window);
+    burst_case(R, red, float_combine_ok, window, 24, 4096, true);
+    burst_case(R, red, float_combine_ok, window, 2000, 64, false);
   }
   bad_arguments(R, red);
   if (R.win)
