@@ -41,6 +41,15 @@ static const char *demangled_name(const char *mangled) {
   return arena_strndup(end, (size_t)len);
 }
 
+/* What explain shows for a kernel: its name, and for the device path
+ * across GPUs (the flat kernel instantiated with the window's finish,
+ * nccl.cu.tmpl) the name with "<window>", so the two rows of one reduction
+ * and target differ. */
+static const char *kernel_label(const char *mangled) {
+  const char *name = demangled_name(mangled);
+  return strstr(mangled, "_window_finish") ? arena_printf("%s<window>", name) : name;
+}
+
 static int reduction_of_kernel(const Spec *spec, const char *name) {
   for (int i = 0; i < spec->nreductions; i++)
     if (strcmp(name, arena_printf("%s_%s_kernel", spec->module, spec->reductions[i].name)) == 0)
@@ -147,7 +156,7 @@ bool measure_resources(const Spec *spec, const char *module_dir, const char *con
       if (r < 0)
         continue;
       cur = add_kernel(out, &cap);
-      *cur = (KernelResources){.reduction = r, .target = arena_strdup(target), .kernel = demangled_name(name),
+      *cur = (KernelResources){.reduction = r, .target = arena_strdup(target), .kernel = kernel_label(name),
                                .entry = arena_strdup(name)};
     } else if (cur && strstr(line, "bytes stack frame")) {
       cur->stack_bytes = number_before(line, "bytes stack frame");
@@ -170,6 +179,9 @@ bool measure_resources(const Spec *spec, const char *module_dir, const char *con
   for (int i = 0; ok && i < out->n; i++) {
     const char *arch = out->kernels[i].target + 3; /* "sm_90a" -> "90a" */
     const char *ptx = arena_printf("%s/%s.compute_%s.ptx", keep, spec->module, arch);
+    /* nvcc names it M.ptx when it compiles for one architecture only */
+    if (spec->ntargets == 1 && access(ptx, R_OK) != 0)
+      ptx = arena_printf("%s/%s.ptx", keep, spec->module);
     if (!count_ptx(ptx, &out->kernels[i])) {
       diag_error(spec->path, "explain --resources: nvcc left no PTX for %s in %s", out->kernels[i].kernel, ptx);
       ok = false;

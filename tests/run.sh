@@ -663,6 +663,42 @@ for r in doc["reductions"]:
   else
     fail "explain --resources with an nvcc that fails exits 1 and says so" "$log"
   fi
+  # One target (scalars_only.json: sm_75): nvcc names the PTX M.ptx, not
+  # M.compute_75.ptx.
+  if log=$(TMPDIR=$WORK "$GPUGEN" explain --json --resources tests/golden/scalars_only.json 2>&1) &&
+     printf '%s' "$log" | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+assert doc["targets"] == ["sm_75"], doc["targets"]
+for r in doc["reductions"]:
+    got = [(k["target"], k["kernel"]) for k in r["resources"]]
+    assert got == [("sm_75", "%s_%s_kernel" % (doc["module"], r["name"]))], (r["name"], got)
+    assert all(k["registers"] > 0 and k["ld_global"] > 0 for k in r["resources"]), r["resources"]
+'; then
+    ok "explain --resources on a spec of one target"
+  else
+    fail "explain --resources on a spec of one target" "$log"
+  fi
+  # A reduction with "nccl" has a second instance of its kernel, the device
+  # path's, shown as M_R_kernel<window> (nccl.json: one target, sm_90).
+  if [ ! -f "$(dirname "$(command -v nvcc)")/../include/nccl.h" ]; then
+    skipped=$((skipped + 1))
+    echo "skip explain --resources of the NCCL module: no nccl.h beside nvcc (tools/install-deps.sh)"
+  elif log=$(TMPDIR=$WORK "$GPUGEN" explain --json --resources tests/golden/nccl.json 2>"$WORK/nccl-explain.err") &&
+       printf '%s' "$log" | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+for r in doc["reductions"]:
+    flat = "%s_%s_kernel" % (doc["module"], r["name"])
+    want = [flat, flat + "<window>"] if r["nccl"] else [flat]
+    got = sorted(k["kernel"] for k in r["resources"])
+    assert got == sorted(want), (r["name"], got)
+    assert all(k["target"] == "sm_90" and k["registers"] > 0 for k in r["resources"]), r["resources"]
+'; then
+    ok "explain --resources of the NCCL module: the device path's kernel beside each flat one"
+  else
+    fail "explain --resources of the NCCL module" "$log$(cat "$WORK/nccl-explain.err")"
+  fi
 }
 
 suite_valgrind() {
