@@ -1570,6 +1570,14 @@ __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int(
  * and 4096 ints 15 to 22 %; bench/RESULTS.md, sessions 21 and 23). */
 constexpr size_t segment_prefetch_min_bytes = (size_t)64 << 20, segment_prefetch_max_bytes = 1024;
 
+/* The warp's hint for a segment of len elements at p: a line a lane, each
+ * lane's line holding some of the segment's bytes. */
+template <class T> __device__ __forceinline__ void prefetch_segment_l2(const T *p, size_t len) {
+  const uintptr_t first = (uintptr_t)p, line = (first & ~(uintptr_t)127) + (threadIdx.x & 31) * 128;
+  if (line < first + len * sizeof(T))
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
+}
+
 /* What a CSR segment costs beside its elements when the launch is shared
  * out between blocks, in elements of `size` bytes: 64 bytes' worth (its
  * offsets, its result, its turn in a pass). With shares even in elements
@@ -1685,11 +1693,14 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
  * threads) they ran 14 to 31 % slower on segments of 16 to 256 elements at
  * 2^28 on an H100, and up to 8 % faster on long ones. Long rows take a
  * kernel of their own (reduce_split_rows), which fits the cap without
- * spilling. Larger accumulators keep the spec's tuning, since capping
- * their registers spills. */
+ * spilling. Accumulators of 9 to 16 bytes ask for 512 threads (128
+ * registers; Welford spills 20 bytes there, and uncapped the warp pass's
+ * batch took it to 134, one block an SM). Larger ones keep the spec's
+ * tuning, since capping their registers spills more. */
 template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
-  return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block : tuned_min_blocks;
+  return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
+         : sizeof(ACC) <= 16 && 512 / block > tuned_min_blocks ? 512 / block : tuned_min_blocks;
 }
 
 /* What one lane of a group of G folds from a piece of len <= G * PER
@@ -2107,10 +2118,9 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
      * segment, so one round of loads serves 32 segments, and only the
      * warp-sized ones (a ballot) are visited: a segment no longer waits for
      * its own offsets (H100, 2^28 elements: segments of 256 1.13 to 1.14
-     * times as fast, the power-law mix 1.48). Larger accumulators load each
-     * segment's offsets in its own round: uncapped, the batch raised
-     * Welford's kernel from 128 to 138 registers (sm_90), one block an SM
-     * instead of two (0.54 to 0.84 times as fast). */
+     * times as fast, the power-law mix 1.48). Larger accumulators keep
+     * only the ballot (below): holding the offsets raised Welford's kernel
+     * from 128 to 138 registers (sm_90), one block an SM instead of two. */
     bool longer = false;
     if constexpr (segment_capped<A>()) {
       for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
@@ -2132,12 +2142,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
               const int next = rest ? __ffs(rest) - 1 : i;
               const size_t next_at = __shfl_sync(0xffffffffu, begin, next);
               const size_t next_len = __shfl_sync(0xffffffffu, len, next);
-              if (rest && next_len <= segment_prefetch_max_bytes / BYTES) {
-                /* a line a lane, each holding some of the segment's bytes */
-                const uintptr_t first = (uintptr_t)(in + next_at), line = (first & ~(uintptr_t)127) + lane * 128;
-                if (line < first + next_len * BYTES)
-                  asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
-              }
+              if (rest && next_len <= segment_prefetch_max_bytes / BYTES)
+                prefetch_segment_l2(in + next_at, next_len);
             }
           }
           A v = reduce_piece_warp<Op, U, VEC>(in + at, l);
@@ -2146,12 +2152,37 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
         }
       }
     } else {
-      for (size_t s = s_begin + warp; s < s_end; s += WARPS) {
-        const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
-        const size_t len = end_at > begin ? end_at - begin : 0;
+      /* The same round of 32 segments' offsets, but a lane keeps only the
+       * ballot: each visited segment loads its two offsets again, from L1
+       * where the round left them, so no offsets stay live across the
+       * piece's registers (H100, 2^28 elements, against a round of offsets
+       * per segment: Welford segments of 256 1.15 times as fast,
+       * max-subarray 1.26, the power-law mix 1.20 and 1.35; segments of
+       * 1024 to 4096 0.98 to 1.02, their offsets gone from L1 by then, and
+       * 0.96 at 2^22 on 1024. Keeping the round in shared memory instead
+       * cost max-subarray segments of 4096 7 %: bench/RESULTS.md.) */
+      for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
+        const size_t mine = window + (size_t)lane * WARPS + warp;
+        size_t len = 0;
+        if (mine < s_end) {
+          const size_t begin = offsets.at(mine), end_at = offsets.at(mine + 1);
+          len = end_at > begin ? end_at - begin : 0;
+        }
         longer = longer || len > WARP_MAX;
-        if (len > GROUP_MAX && len <= WARP_MAX) {
-          A v = reduce_piece_warp<Op, U, VEC>(in + begin, len);
+        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= WARP_MAX); sized;
+             sized &= sized - 1) {
+          const size_t s = window + (size_t)(__ffs(sized) - 1) * WARPS + warp;
+          if constexpr (input_of<Op>::one_array) {
+            const unsigned int rest = sized & (sized - 1);
+            if (rest && n > segment_prefetch_min_bytes / BYTES) {
+              const size_t next = window + (size_t)(__ffs(rest) - 1) * WARPS + warp, next_at = offsets.at(next);
+              const size_t next_len = offsets.at(next + 1) - next_at;
+              if (next_len <= segment_prefetch_max_bytes / BYTES)
+                prefetch_segment_l2(in + next_at, next_len);
+            }
+          }
+          const size_t begin = offsets.at(s);
+          A v = reduce_piece_warp<Op, U, VEC>(in + begin, offsets.at(s + 1) - begin);
           if (lane == 0)
             out[s] = v;
         }
