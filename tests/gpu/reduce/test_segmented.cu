@@ -401,10 +401,13 @@ static void run_huge() {
 // warp-sized, so the ballot's next segment is not always the neighbour, and
 // the data starts at d_in + 1, so a segment's first line holds bytes before
 // it. The results must not change: compared bitwise with the CPU reference.
+// Accumulators of more than 8 bytes take the warp pass's other branch (a
+// lane keeps only the ballot and loads a visited segment's offsets again).
 template <class IN, class ACC>
 static void run_prefetched(const char *name, size_t n, size_t short_max, InputClass cls,
                            cudaError_t (*seg)(const IN *, const int *, size_t, ACC *, void *, size_t, cudaStream_t),
-                           void (*seg_host)(const IN *, const int *, size_t, ACC *), size_t (*seg_temp)(size_t)) {
+                           void (*seg_host)(const IN *, const int *, size_t, ACC *), size_t (*seg_temp)(size_t),
+                           bool (*equal)(const ACC &, const ACC &)) {
   std::vector<int> off(1, 0);
   unsigned long long h = 0x9f3;
   while ((size_t)off.back() < n) {
@@ -436,7 +439,7 @@ static void run_prefetched(const char *name, size_t n, size_t short_max, InputCl
   CUDA_CHECK(cudaMemcpy(got.data(), d_out, count * sizeof(ACC), cudaMemcpyDeviceToHost));
   size_t same = 0;
   for (size_t i = 0; i < count; i++)
-    same += r_seg::bits_equal(got[i], want[i]);
+    same += equal(got[i], want[i]);
   check(same == count, name,
         "warp-sized segments of up to 1 KiB in a launch of more than 64 MiB (L2 prefetch)", n);
   CUDA_CHECK(cudaFree(d));
@@ -478,9 +481,18 @@ int main(int argc, char **argv) {
   if (!small_run && !only_module) {
     run_huge();
     run_prefetched<int32_t, int32_t>("sum_int32_t", ((size_t)80 << 20) / 4, 256, GENERAL, r_seg_sum_int32_t_segmented,
-                                     r_seg_sum_int32_t_segmented_host, r_seg_sum_int32_t_segmented_temp_bytes);
+                                     r_seg_sum_int32_t_segmented_host, r_seg_sum_int32_t_segmented_temp_bytes,
+                                     [](const int32_t &a, const int32_t &b) { return r_seg::bits_equal(a, b); });
     run_prefetched<double, double>("max_double", ((size_t)80 << 20) / 8, 128, TIES, r_seg_max_double_segmented,
-                                   r_seg_max_double_segmented_host, r_seg_max_double_segmented_temp_bytes);
+                                   r_seg_max_double_segmented_host, r_seg_max_double_segmented_temp_bytes,
+                                   [](const double &a, const double &b) { return r_seg::bits_equal(a, b); });
+    run_prefetched<int, SumSq>("user sumsq", ((size_t)80 << 20) / 4, 256, SMALL, r_seg_user_sumsq_segmented,
+                               r_seg_user_sumsq_segmented_host, r_seg_user_sumsq_segmented_temp_bytes,
+                               [](const SumSq &a, const SumSq &b) { return r_seg_user::bits_equal(a, b); });
+    run_prefetched<int, MaxSub>("user maxsub (ordered)", ((size_t)80 << 20) / 4, 256, SMALL,
+                                r_seg_user_maxsub_segmented, r_seg_user_maxsub_segmented_host,
+                                r_seg_user_maxsub_segmented_temp_bytes,
+                                [](const MaxSub &a, const MaxSub &b) { return r_seg_user::bits_equal(a, b); });
   }
   std::printf("segmented: %ld passed, %ld failed\n", passed, failed);
   return failed ? 1 : 0;
