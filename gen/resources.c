@@ -1,5 +1,5 @@
 /* gpugen explain --resources: builds a generated module with nvcc and
- * measures each reduction kernel per target: registers, spills, stack and
+ * measures each reduction kernel (flat, segmented and row kernels) per target: registers, spills, stack and
  * shared memory from ptxas -v, and the shuffle and global-load instructions
  * in its PTX (kept with --keep). The only file that runs nvcc on the
  * output; explain.c prints what it finds. */
@@ -41,19 +41,41 @@ static const char *demangled_name(const char *mangled) {
   return arena_strndup(end, (size_t)len);
 }
 
-/* What explain shows for a kernel: its name, and for the device path
- * across GPUs (the flat kernel instantiated with the window's finish,
- * nccl.cu.tmpl) the name with "<window>", so the two rows of one reduction
- * and target differ. */
+/* The forms of the row-tile kernel, in the order of reduce.cuh.tmpl's
+ * enum row_form: its instances differ only in that template argument. */
+static const char *const row_forms[] = {"short_rows", "grouped_rows", "long_rows", "wide_rows", "run_rows"};
+
+/* What explain shows for a kernel: its name; for the device path across
+ * GPUs (the flat kernel instantiated with the window's finish,
+ * nccl.cu.tmpl) the name with "<window>", and for a row-tile kernel the
+ * name with its form ("<long_rows>"), so the rows of one reduction and
+ * target differ. */
 static const char *kernel_label(const char *mangled) {
   const char *name = demangled_name(mangled);
-  return strstr(mangled, "_window_finish") ? arena_printf("%s<window>", name) : name;
+  if (strstr(mangled, "_window_finish"))
+    return arena_printf("%s<window>", name);
+  const char *form = strstr(mangled, "row_formE");
+  if (form) {
+    char *end;
+    long f = strtol(form + strlen("row_formE"), &end, 10);
+    if (end != form + strlen("row_formE") && f >= 0 && f < (long)(sizeof row_forms / sizeof row_forms[0]))
+      return arena_printf("%s<%s>", name, row_forms[f]);
+    return arena_printf("%s<form %ld>", name, f);
+  }
+  return name;
 }
+
+/* The kernels a reduction emits: the flat one, and for "segmented" the
+ * segmented and row kernels (reduce.cuh.tmpl). check.c keeps every such
+ * name unique in the module, so a name belongs to one reduction at most. */
+static const char *const kernel_suffixes[] = {"_kernel", "_segmented_kernel", "_rows_kernel", "_split_rows_kernel",
+                                              "_row_groups_kernel", "_row_tiles_kernel"};
 
 static int reduction_of_kernel(const Spec *spec, const char *name) {
   for (int i = 0; i < spec->nreductions; i++)
-    if (strcmp(name, arena_printf("%s_%s_kernel", spec->module, spec->reductions[i].name)) == 0)
-      return i;
+    for (size_t k = 0; k < sizeof kernel_suffixes / sizeof kernel_suffixes[0]; k++)
+      if (strcmp(name, arena_printf("%s_%s%s", spec->module, spec->reductions[i].name, kernel_suffixes[k])) == 0)
+        return i;
   return -1;
 }
 
@@ -101,6 +123,16 @@ static bool count_ptx(const char *ptx_path, KernelResources *k) {
       k->global_loads++;
   }
   return true;
+}
+
+/* explain's order: by reduction, then target, then kernel name (the flat
+ * kernel first), whatever order ptxas compiled them in. */
+static int kernel_order(const void *a, const void *b) {
+  const KernelResources *x = a, *y = b;
+  if (x->reduction != y->reduction)
+    return x->reduction < y->reduction ? -1 : 1;
+  int c = strcmp(x->target, y->target);
+  return c ? c : strcmp(x->kernel, y->kernel);
 }
 
 static void remove_tree(const char *dir) {
@@ -189,5 +221,7 @@ bool measure_resources(const Spec *spec, const char *module_dir, const char *con
   }
   buf_free(&log);
   remove_tree(keep);
+  if (out->n > 1)
+    qsort(out->kernels, (size_t)out->n, sizeof *out->kernels, kernel_order);
   return ok && out->n > 0;
 }

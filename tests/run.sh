@@ -679,6 +679,35 @@ for r in doc["reductions"]:
   else
     fail "explain --resources on a spec of one target" "$log"
   fi
+  # A segmented reduction's segmented, row and row-tile kernels, each form of
+  # row tile named, sorted by kernel name; the flat reduction beside them
+  # keeps its one kernel.
+  cat > "$WORK/segsmall.json" <<'SPEC'
+{"gpugen": 1, "module": "segsmall", "targets": ["sm_90"],
+ "types": [{"name": "Trio", "fields": [{"name": "a", "type": "float"}, {"name": "b", "type": "float"},
+                                        {"name": "c", "type": "float"}]}],
+ "reductions": [{"name": "total", "input": "float", "op": "sum", "segmented": true},
+                {"name": "lo", "input": "Trio", "op": "min", "segmented": true},
+                {"name": "flat", "input": "int", "op": "sum"}]}
+SPEC
+  if log=$(TMPDIR=$WORK "$GPUGEN" explain --json --resources "$WORK/segsmall.json" 2>&1) &&
+     printf '%s' "$log" | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+for r in doc["reductions"]:
+    m = "%s_%s" % (doc["module"], r["name"])
+    want = [m + "_kernel"]
+    if r["segmented"]:
+        want += [m + s for s in ("_row_groups_kernel", "_rows_kernel", "_segmented_kernel", "_split_rows_kernel")]
+        want += [m + "_row_tiles_kernel<%s>" % f for f in ("grouped_rows", "long_rows", "short_rows", "wide_rows")]
+    got = [k["kernel"] for k in r["resources"]]
+    assert got == sorted(want), (r["name"], got)
+    assert all(k["target"] == "sm_90" and k["registers"] > 0 for k in r["resources"]), r["resources"]
+'; then
+    ok "explain --resources of segmented reductions: their segmented, row and row-tile kernels, by name"
+  else
+    fail "explain --resources of segmented reductions" "$log"
+  fi
   # A reduction with "nccl" has a second instance of its kernel, the device
   # path's, shown as M_R_kernel<window> (nccl.json: one target, sm_90).
   if [ ! -f "$(dirname "$(command -v nvcc)")/../include/nccl.h" ]; then
