@@ -41,9 +41,29 @@ static const char *demangled_name(const char *mangled) {
   return arena_strndup(end, (size_t)len);
 }
 
-/* The forms of the row-tile kernel, in the order of reduce.cuh.tmpl's
- * enum row_form: its instances differ only in that template argument. */
-static const char *const row_forms[] = {"short_rows", "grouped_rows", "long_rows", "wide_rows", "run_rows"};
+/* The name of form f of the row-tile kernel, whose instances differ only
+ * in that template argument: the f-th enumerator of the template's enum
+ * row_form (reduce.cuh.tmpl), read from the embedded text so the two
+ * cannot drift apart; NULL past its end. */
+static const char *row_form_name(long f) {
+  const char *p = strstr(template_text("reduce.cuh.tmpl"), "enum row_form {");
+  if (!p || f < 0)
+    return NULL;
+  p += strlen("enum row_form {");
+  for (;; f--) {
+    while (*p == ' ')
+      p++;
+    size_t len = strcspn(p, ", }");
+    if (len == 0)
+      return NULL;
+    if (f == 0)
+      return arena_strndup(p, len);
+    p += len;
+    if (*p != ',')
+      return NULL;
+    p++;
+  }
+}
 
 /* What explain shows for a kernel: its name; for the device path across
  * GPUs (the flat kernel instantiated with the window's finish,
@@ -58,9 +78,8 @@ static const char *kernel_label(const char *mangled) {
   if (form) {
     char *end;
     long f = strtol(form + strlen("row_formE"), &end, 10);
-    if (end != form + strlen("row_formE") && f >= 0 && f < (long)(sizeof row_forms / sizeof row_forms[0]))
-      return arena_printf("%s<%s>", name, row_forms[f]);
-    return arena_printf("%s<form %ld>", name, f);
+    const char *form_name = end != form + strlen("row_formE") ? row_form_name(f) : NULL;
+    return form_name ? arena_printf("%s<%s>", name, form_name) : arena_printf("%s<form %ld>", name, f);
   }
   return name;
 }
