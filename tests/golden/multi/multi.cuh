@@ -2158,8 +2158,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
        * piece's registers (H100, 2^28 elements, against a round of offsets
        * per segment: Welford segments of 256 1.15 times as fast,
        * max-subarray 1.26, the power-law mix 1.20 and 1.35; segments of
-       * 1024 to 4096 0.98 to 1.02, their offsets gone from L1 by then, and
-       * 0.96 at 2^22 on 1024. Keeping the round in shared memory instead
+       * 1024 to 4096 0.98 to 1.02, likely their offsets gone from L1 by
+       * then, and 0.96 at 2^22 on 1024. Keeping the round in shared memory instead
        * cost max-subarray segments of 4096 7 %: bench/RESULTS.md.) */
       for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
         const size_t mine = window + (size_t)lane * WARPS + warp;
