@@ -1695,14 +1695,23 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
  * threads) they ran 14 to 31 % slower on segments of 16 to 256 elements at
  * 2^28 on an H100, and up to 8 % faster on long ones. Long rows take a
  * kernel of their own (reduce_split_rows), which fits the cap without
- * spilling. Accumulators of 9 to 16 bytes ask for 512 threads (128
- * registers; Welford spills 20 bytes there, and uncapped the warp pass's
- * batch took it to 134, one block an SM). Larger ones keep the spec's
- * tuning, since capping their registers spills more. */
+ * spilling. Accumulators of 9 to 32 bytes ask for 512 threads (128
+ * registers). Welford spills 20 bytes there, and uncapped the warp pass's
+ * batch took it to 134, one block an SM. Max-subarray's 32 bytes spill 190
+ * (uncapped: 210 registers, one block an SM), none of it in the warp pass's
+ * runs, and it reduces most shapes 1.06 to 1.7 times as fast (H100, 2^28;
+ * one long segment 3 % slower, and at 2^22 up to 10 %). Larger ones keep
+ * the spec's tuning: unmeasured. */
 template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
   return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
-         : sizeof(ACC) <= 16 && 512 / block > tuned_min_blocks ? 512 / block : tuned_min_blocks;
+         : sizeof(ACC) <= 32 && 512 / block > tuned_min_blocks ? 512 / block : tuned_min_blocks;
+}
+/* Segments a thread or lane group takes a round in the short passes: one
+ * for accumulators of 17 to 32 bytes, whose four at once spilled 4 KiB
+ * under the cap above (sm_90, max-subarray). */
+template <class ACC> __host__ __device__ constexpr int segment_batch() {
+  return sizeof(ACC) > 16 && sizeof(ACC) <= 32 ? 1 : 4;
 }
 
 /* What one lane of a group of G folds from a piece of len <= G * PER
@@ -2054,7 +2063,9 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * pieces (below), so blocks only ever wait for lower blocks. */
   bool crossing_in_ends = false;
   size_t in_segment = 0, in_owner = 0;
-  A in_piece = Op::identity();
+  /* thread 0's piece waits in shared memory through the passes below: in
+   * registers it was live across all of them */
+  __shared__ A in_piece;
   if (b > 0 && !by_index) {
     const size_t crossing_end = at_begin, in_begin = before_begin;
     if (crossing_end > r0) {
@@ -2063,10 +2074,12 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
        * begin at or before it, the later ones after it */
       in_owner = (in_begin - base + SLOPE * (in_segment + 1)) / chunk;
       crossing_in_ends = crossing_end <= r1;
-      in_piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
+      const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
           in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);
       if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
-        publish_partial(partials, flags, b, in_piece, tag);
+        publish_partial(partials, flags, b, piece, tag);
+      else if (threadIdx.x == 0)
+        in_piece = piece;
     }
   }
   /* A block with index shares and no more segments than warps gives each
@@ -2110,12 +2123,12 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * on every launch cost short segments 5 to 14 %. */
   bool group_sized = true, block_sized;
   if (n > GROUP_MAX * count)
-    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, 4, true>(in, offsets, out, s_begin, s_end, 0,
+    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, segment_batch<A>(), true>(in, offsets, out, s_begin, s_end, 0,
                                                                       THREAD_MAX, GROUP_MAX, &group_sized);
   else
-    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, 4>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
+    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, segment_batch<A>()>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
   if (block_sized && group_sized)
-    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, 4>(in, offsets, out, s_begin, s_end,
+    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, segment_batch<A>()>(in, offsets, out, s_begin, s_end,
                                                                             THREAD_MAX + 1, GROUP_MAX);
   if (block_sized) {
     /* Warp w takes segments w, w + WARPS, ... of the block's. Where the
