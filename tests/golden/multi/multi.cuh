@@ -1558,6 +1558,10 @@ __host__ __device__ constexpr int segment_per_lane(size_t size) { return clamp_i
 __host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)segment_per_lane(size); }
 __host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * segment_thread_max(size); }
 __host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
+/* A warp's most (64 KiB) where its block owns at least segment_warp_many
+ * segments a warp and the accumulator is over 8 bytes (reduce_segments). */
+__host__ __device__ constexpr size_t segment_warp_max_many(size_t size) { return size < 65536 / 256 ? 65536 / size : 256; }
+constexpr size_t segment_warp_many = 4;
 __host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int((int)(64 / size), 1, 8); }
 
@@ -2110,6 +2114,13 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       }
     return;
   }
+  /* With accumulators of more than 8 bytes, a block that owns at least
+   * segment_warp_many segments a warp gives its warps segments of up to
+   * 64 KiB: the block path's barriers and block-wide fold per segment cost
+   * more than the warps' uneven last round. */
+  const size_t warp_max = !segment_capped<A>() && s_end - s_begin >= (size_t)segment_warp_many * WARPS
+                              ? segment_warp_max_many(BYTES)
+                              : WARP_MAX;
   /* thread-sized pieces (empty segments too), then lane groups, warps and
    * the block, each pass only when the one before saw longer segments */
   constexpr int PER = segment_per_lane(BYTES);
@@ -2148,8 +2159,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
           begin = offsets.at(mine);
           len = end_at > begin ? end_at - begin : 0;
         }
-        longer = longer || len > WARP_MAX;
-        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= WARP_MAX); sized;
+        longer = longer || len > warp_max;
+        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= warp_max); sized;
              sized &= sized - 1) {
           const int i = __ffs(sized) - 1;
           const size_t at = __shfl_sync(0xffffffffu, begin, i), l = __shfl_sync(0xffffffffu, len, i);
@@ -2185,8 +2196,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
           const size_t begin = offsets.at(mine), end_at = offsets.at(mine + 1);
           len = end_at > begin ? end_at - begin : 0;
         }
-        longer = longer || len > WARP_MAX;
-        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= WARP_MAX); sized;
+        longer = longer || len > warp_max;
+        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= warp_max); sized;
              sized &= sized - 1) {
           const size_t s = window + (size_t)(__ffs(sized) - 1) * WARPS + warp;
           if constexpr (input_of<Op>::one_array) {
@@ -2213,7 +2224,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       bool mine = false;
       if (s < s_end) {
         const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
-        mine = end_at > begin && end_at - begin > WARP_MAX;
+        mine = end_at > begin && end_at - begin > warp_max;
       }
       const unsigned int ballot = __ballot_sync(0xffffffffu, mine);
       if (lane == 0)
