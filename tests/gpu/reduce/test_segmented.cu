@@ -10,7 +10,8 @@
 // bitwise equal, bad arguments refused with nothing launched. Without
 // --small: one segment longer than 2^31 (int8), more than 2^31 rows
 // (unsigned char bit_or, length 1), and short warp-sized segments in
-// launches of more than 64 MiB (the warp pass's L2 prefetch).
+// launches of more than 64 MiB (the warp pass's L2 prefetch), and segments
+// of 32 to 64 KiB where blocks own many (the warp pass takes them there).
 #include <memory>
 #include <vector>
 #include "r_seg.cuh"
@@ -395,26 +396,19 @@ static void run_huge() {
   CUDA_CHECK(cudaFree(temp));
 }
 
-// Segments of up to 1 KiB that a warp reduces, in a launch of more than
-// 64 MiB: the warp pass prefetches each next one into L2 there
-// (segment_prefetch_max_bytes). Some are thread-, lane-group- or longer
-// warp-sized, so the ballot's next segment is not always the neighbour, and
-// the data starts at d_in + 1, so a segment's first line holds bytes before
-// it. The results must not change: compared bitwise with the CPU reference.
-// Accumulators of more than 8 bytes take the warp pass's other branch (a
-// lane keeps only the ballot and loads a visited segment's offsets again).
-template <class IN, class ACC>
-static void run_prefetched(const char *name, size_t n, size_t short_max, InputClass cls,
-                           cudaError_t (*seg)(const IN *, const int *, size_t, ACC *, void *, size_t, cudaStream_t),
-                           void (*seg_host)(const IN *, const int *, size_t, ACC *), size_t (*seg_temp)(size_t),
-                           bool (*equal)(const ACC &, const ACC &)) {
+// One launch over n elements of `int` offsets whose lengths come from
+// next_length(hash, left), with the data at d_in + 1 (every segment start
+// unaligned), compared bitwise with the CPU reference segment by segment.
+template <class IN, class ACC, class Lengths>
+static void run_generated(const char *name, const char *what, size_t n, InputClass cls, Lengths next_length,
+                          cudaError_t (*seg)(const IN *, const int *, size_t, ACC *, void *, size_t, cudaStream_t),
+                          void (*seg_host)(const IN *, const int *, size_t, ACC *), size_t (*seg_temp)(size_t),
+                          bool (*equal)(const ACC &, const ACC &)) {
   std::vector<int> off(1, 0);
   unsigned long long h = 0x9f3;
   while ((size_t)off.back() < n) {
     h = mix(h);
-    const size_t r = mix(h + 1);
-    /* mostly short warp-sized (above group_max: 64 4-byte, 32 8-byte elements) */
-    size_t len = h % 8 == 0 ? r % 3000 : short_max / 4 + 1 + r % (short_max - short_max / 4);
+    size_t len = next_length(h);
     len = len < n - (size_t)off.back() ? len : n - (size_t)off.back();
     off.push_back((int)((size_t)off.back() + len));
   }
@@ -440,12 +434,53 @@ static void run_prefetched(const char *name, size_t n, size_t short_max, InputCl
   size_t same = 0;
   for (size_t i = 0; i < count; i++)
     same += equal(got[i], want[i]);
-  check(same == count, name,
-        "warp-sized segments of up to 1 KiB in a launch of more than 64 MiB (L2 prefetch)", n);
+  check(same == count, name, what, n);
   CUDA_CHECK(cudaFree(d));
   CUDA_CHECK(cudaFree(d_off));
   CUDA_CHECK(cudaFree(d_out));
   CUDA_CHECK(cudaFree(temp));
+}
+
+// Two launches of each case below, large enough for paths that only large
+// launches take:
+// - segments of up to 1 KiB that a warp reduces, in a launch of more than
+//   64 MiB: the warp pass prefetches each next one into L2 there
+//   (segment_prefetch_max_bytes). Some are thread-, lane-group- or longer
+//   warp-sized, so the ballot's next segment is not always the neighbour,
+//   and a segment's first line holds bytes before it. Accumulators of more
+//   than 8 bytes take the warp pass's other branch (a lane keeps only the
+//   ballot and loads a visited segment's offsets again).
+// - segments of 32 to 64 KiB, in a launch where a block owns at least
+//   segment_warp_many of them a warp (1 GiB: about 55 a block with 256
+//   threads on 132 SMs at 3 blocks an SM, 80 at 2): with accumulators of
+//   more than 8 bytes the warp pass takes them there
+//   (segment_warp_max_many), the block path in smaller launches and for
+//   smaller accumulators. A tenth are short or longer than 64 KiB, so
+//   warps and the block path share the blocks' segments. A mutant whose
+//   warps kept 32 KiB failed the two larger accumulators' checks here.
+template <class IN, class ACC>
+static void run_large(const char *name, size_t short_max, InputClass cls,
+                      cudaError_t (*seg)(const IN *, const int *, size_t, ACC *, void *, size_t, cudaStream_t),
+                      void (*seg_host)(const IN *, const int *, size_t, ACC *), size_t (*seg_temp)(size_t),
+                      bool (*equal)(const ACC &, const ACC &)) {
+  /* mostly short warp-sized (above group_max: 64 4-byte, 32 8-byte elements) */
+  run_generated<IN, ACC>(
+      name, "warp-sized segments of up to 1 KiB in a launch of more than 64 MiB (L2 prefetch)",
+      ((size_t)80 << 20) / sizeof(IN), cls,
+      [short_max](unsigned long long h) {
+        const size_t r = mix(h + 1);
+        return h % 8 == 0 ? r % 3000 : short_max / 4 + 1 + r % (short_max - short_max / 4);
+      },
+      seg, seg_host, seg_temp, equal);
+  const size_t warp_max = 32768 / sizeof(IN), many_max = 65536 / sizeof(IN);
+  run_generated<IN, ACC>(
+      name, "segments of 32 to 64 KiB that warps take, in a launch of 1 GiB", ((size_t)1 << 30) / sizeof(IN), cls,
+      [warp_max, many_max](unsigned long long h) {
+        const size_t r = mix(h + 1);
+        return h % 10 == 0 ? (r % 2 ? r % 300 : many_max + 1 + r % many_max)
+                           : warp_max + 1 + r % (many_max - warp_max);
+      },
+      seg, seg_host, seg_temp, equal);
 }
 
 static const char *only_module; // --only M: the cases of module M, nothing else
@@ -480,16 +515,16 @@ int main(int argc, char **argv) {
 #include "seg_cases.inc"
   if (!small_run && !only_module) {
     run_huge();
-    run_prefetched<int32_t, int32_t>("sum_int32_t", ((size_t)80 << 20) / 4, 256, GENERAL, r_seg_sum_int32_t_segmented,
+    run_large<int32_t, int32_t>("sum_int32_t", 256, GENERAL, r_seg_sum_int32_t_segmented,
                                      r_seg_sum_int32_t_segmented_host, r_seg_sum_int32_t_segmented_temp_bytes,
                                      [](const int32_t &a, const int32_t &b) { return r_seg::bits_equal(a, b); });
-    run_prefetched<double, double>("max_double", ((size_t)80 << 20) / 8, 128, TIES, r_seg_max_double_segmented,
+    run_large<double, double>("max_double", 128, TIES, r_seg_max_double_segmented,
                                    r_seg_max_double_segmented_host, r_seg_max_double_segmented_temp_bytes,
                                    [](const double &a, const double &b) { return r_seg::bits_equal(a, b); });
-    run_prefetched<int, SumSq>("user sumsq", ((size_t)80 << 20) / 4, 256, SMALL, r_seg_user_sumsq_segmented,
+    run_large<int, SumSq>("user sumsq", 256, SMALL, r_seg_user_sumsq_segmented,
                                r_seg_user_sumsq_segmented_host, r_seg_user_sumsq_segmented_temp_bytes,
                                [](const SumSq &a, const SumSq &b) { return r_seg_user::bits_equal(a, b); });
-    run_prefetched<int, MaxSub>("user maxsub (ordered)", ((size_t)80 << 20) / 4, 256, SMALL,
+    run_large<int, MaxSub>("user maxsub (ordered)", 256, SMALL,
                                 r_seg_user_maxsub_segmented, r_seg_user_maxsub_segmented_host,
                                 r_seg_user_maxsub_segmented_temp_bytes,
                                 [](const MaxSub &a, const MaxSub &b) { return r_seg_user::bits_equal(a, b); });
