@@ -2140,80 +2140,71 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, segment_batch<A>()>(in, offsets, out, s_begin, s_end,
                                                                             THREAD_MAX + 1, GROUP_MAX);
   if (block_sized) {
-    /* Warp w takes segments w, w + WARPS, ... of the block's. Where the
+    /* Warp w takes segments w, w + WARPS, ... of the block's: lane i loads
+     * the offsets of the warp's i-th next segment, so one round of loads
+     * serves 32 segments, and only the warp-sized ones (a ballot) are
+     * visited: a segment no longer waits for its own offsets (H100, 2^28
+     * elements: int and float segments of 256 1.13 to 1.14 times as fast,
+     * the power-law mix 1.48; Welford 1.15, max-subarray 1.26). Where the
      * kernel runs at its register cap (segment_capped: accumulators of up
-     * to 8 bytes), lane i loads the offsets of the warp's i-th next
-     * segment, so one round of loads serves 32 segments, and only the
-     * warp-sized ones (a ballot) are visited: a segment no longer waits for
-     * its own offsets (H100, 2^28 elements: segments of 256 1.13 to 1.14
-     * times as fast, the power-law mix 1.48). Larger accumulators keep
-     * only the ballot (below): holding the offsets raised Welford's kernel
-     * from 128 to 138 registers (sm_90), one block an SM instead of two. */
+     * to 8 bytes), the lanes keep the round's starts and lengths and pass a
+     * visited segment's by shuffles. Larger accumulators keep only the
+     * ballot, and a visited segment loads its two offsets again, from L1
+     * where the round left them: holding them raised Welford's kernel from
+     * 128 to 138 registers (sm_90), one block an SM instead of two. On
+     * segments of 1024 to 4096 that cost 0.98 to 1.02, likely their offsets
+     * gone from L1 by then, and 0.96 at 2^22 on 1024; keeping the round in
+     * shared memory instead cost max-subarray segments of 4096 7 %
+     * (bench/RESULTS.md). */
+    constexpr bool KEEP = segment_capped<A>();
     bool longer = false;
-    if constexpr (segment_capped<A>()) {
-      for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
-        const size_t mine = window + (size_t)lane * WARPS + warp;
-        size_t begin = 0, len = 0;
-        if (mine < s_end) {
-          const size_t end_at = offsets.at(mine + 1);
-          begin = offsets.at(mine);
-          len = end_at > begin ? end_at - begin : 0;
+    for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
+      const size_t mine = window + (size_t)lane * WARPS + warp;
+      size_t begin = 0, len = 0;
+      if (mine < s_end) {
+        const size_t end_at = offsets.at(mine + 1);
+        begin = offsets.at(mine);
+        len = end_at > begin ? end_at - begin : 0;
+      }
+      longer = longer || len > warp_max;
+      /* the start and length of the round's segment i */
+      const auto segment = [&](int i, size_t *at, size_t *l) {
+        if constexpr (KEEP) {
+          *at = __shfl_sync(0xffffffffu, begin, i);
+          *l = __shfl_sync(0xffffffffu, len, i);
+        } else {
+          const size_t s = window + (size_t)i * WARPS + warp;
+          *at = offsets.at(s);
+          *l = offsets.at(s + 1) - *at;
         }
-        longer = longer || len > warp_max;
-        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= warp_max); sized;
-             sized &= sized - 1) {
-          const int i = __ffs(sized) - 1;
-          const size_t at = __shfl_sync(0xffffffffu, begin, i), l = __shfl_sync(0xffffffffu, len, i);
-          if constexpr (input_of<Op>::one_array) {
-            if (n > segment_prefetch_min_bytes / BYTES) {
-              const unsigned int rest = sized & (sized - 1);
-              const int next = rest ? __ffs(rest) - 1 : i;
-              const size_t next_at = __shfl_sync(0xffffffffu, begin, next);
-              const size_t next_len = __shfl_sync(0xffffffffu, len, next);
+      };
+      for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= warp_max); sized;
+           sized &= sized - 1) {
+        const int i = __ffs(sized) - 1;
+        size_t at, l;
+        /* shuffled starts before the prefetch, loaded ones after it, and
+         * only loaded ones skip the next segment's when there is none: each
+         * kind's code as it was when it had a loop of its own (H100,
+         * segments of 256 at 2^28: the shuffled kind's order and checks for
+         * both cost Welford and max-subarray 2 %) */
+        if constexpr (KEEP)
+          segment(i, &at, &l);
+        if constexpr (input_of<Op>::one_array) {
+          if (n > segment_prefetch_min_bytes / BYTES) {
+            const unsigned int rest = sized & (sized - 1);
+            if (KEEP || rest) {
+              size_t next_at, next_len;
+              segment(rest ? __ffs(rest) - 1 : i, &next_at, &next_len);
               if (rest && next_len <= segment_prefetch_max_bytes / BYTES)
                 prefetch_segment_l2(in + next_at, next_len);
             }
           }
-          A v = reduce_piece_warp<Op, U, VEC>(in + at, l);
-          if (lane == 0)
-            out[window + (size_t)i * WARPS + warp] = v;
         }
-      }
-    } else {
-      /* The same round of 32 segments' offsets, but a lane keeps only the
-       * ballot: each visited segment loads its two offsets again, from L1
-       * where the round left them, so no offsets stay live across the
-       * piece's registers (H100, 2^28 elements, against a round of offsets
-       * per segment: Welford segments of 256 1.15 times as fast,
-       * max-subarray 1.26, the power-law mix 1.20 and 1.35; segments of
-       * 1024 to 4096 0.98 to 1.02, likely their offsets gone from L1 by
-       * then, and 0.96 at 2^22 on 1024. Keeping the round in shared memory instead
-       * cost max-subarray segments of 4096 7 %: bench/RESULTS.md.) */
-      for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
-        const size_t mine = window + (size_t)lane * WARPS + warp;
-        size_t len = 0;
-        if (mine < s_end) {
-          const size_t begin = offsets.at(mine), end_at = offsets.at(mine + 1);
-          len = end_at > begin ? end_at - begin : 0;
-        }
-        longer = longer || len > warp_max;
-        for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= warp_max); sized;
-             sized &= sized - 1) {
-          const size_t s = window + (size_t)(__ffs(sized) - 1) * WARPS + warp;
-          if constexpr (input_of<Op>::one_array) {
-            const unsigned int rest = sized & (sized - 1);
-            if (rest && n > segment_prefetch_min_bytes / BYTES) {
-              const size_t next = window + (size_t)(__ffs(rest) - 1) * WARPS + warp, next_at = offsets.at(next);
-              const size_t next_len = offsets.at(next + 1) - next_at;
-              if (next_len <= segment_prefetch_max_bytes / BYTES)
-                prefetch_segment_l2(in + next_at, next_len);
-            }
-          }
-          const size_t begin = offsets.at(s);
-          A v = reduce_piece_warp<Op, U, VEC>(in + begin, offsets.at(s + 1) - begin);
-          if (lane == 0)
-            out[s] = v;
-        }
+        if constexpr (!KEEP)
+          segment(i, &at, &l);
+        A v = reduce_piece_warp<Op, U, VEC>(in + at, l);
+        if (lane == 0)
+          out[window + (size_t)i * WARPS + warp] = v;
       }
     }
     block_sized = __syncthreads_or(longer);
