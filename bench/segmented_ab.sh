@@ -13,7 +13,10 @@
 #       object is built once, against the pinned CCCL, and again when
 #       bench_segmented.cu is newer.
 #   sh bench/segmented_ab.sh run RUNS "NAME ..." [SHAPES]
-#       on the GPU machine: RUNS rounds, each build once a round, into
+#       on the GPU machine: RUNS rounds, each build once a round, in the
+#       order given in odd rounds and reversed in even ones (on an H100 the
+#       second of two builds of the same kernels timed up to 4 % slower at
+#       2^22 elements in every round, session 29), into
 #       $AB/NAME.ROUND.csv and .txt (SHAPES: bench_segmented's list, such
 #       as L=256,power-law; all shapes without it); with $OUT set, the
 #       results also go to $OUT/ab.tgz.
@@ -58,8 +61,12 @@ run)
   cd "$AB"
   failed=0
   round=1
+  reversed=
+  for name in $names; do reversed="$name $reversed"; done
   while [ "$round" -le "$runs" ]; do
-    for name in $names; do
+    order=$names
+    [ $((round % 2)) -eq 0 ] && order=$reversed
+    for name in $order; do
       if [ -n "$shapes" ]; then
         "./bs_$name" "$name.$round.csv" "$shapes" > "$name.$round.txt" 2>&1 || failed=1
       else

@@ -1006,8 +1006,9 @@ $d}"
   done
   expect_error "bench segmented_ab.py: a build without runs is an error" "segmented_ab.py: no none.*.csv in $ab" \
     python3 bench/segmented_ab.py "$ab" base,none
-  # segmented_ab.sh run: the builds alternate, round by round, with the
-  # shapes passed on; stand-ins record their calls in place of the bench
+  # segmented_ab.sh run: the builds alternate, round by round, in the given
+  # order and then reversed, with the shapes passed on; stand-ins record
+  # their calls in place of the bench
   local abdir=$WORK/bench/ab
   mkdir -p "$abdir/out"
   for v in a b; do
@@ -1017,9 +1018,9 @@ $d}"
   if out=$(AB=$abdir OUT=$abdir/out sh bench/segmented_ab.sh run 2 "a b" L=4,one 2>&1) &&
     [ "$(cat "$abdir/calls")" = "a a.1.csv L=4,one
 b b.1.csv L=4,one
-a a.2.csv L=4,one
-b b.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" = "./a.1.csv ./a.1.txt ./a.2.csv ./a.2.txt ./b.1.csv ./b.1.txt ./b.2.csv ./b.2.txt " ]; then
-    ok "bench segmented_ab.sh run: builds alternate round by round, results to \$OUT"
+b b.2.csv L=4,one
+a a.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" = "./a.1.csv ./a.1.txt ./a.2.csv ./a.2.txt ./b.1.csv ./b.1.txt ./b.2.csv ./b.2.txt " ]; then
+    ok "bench segmented_ab.sh run: builds alternate round by round, every other round reversed, results to \$OUT"
   else
     fail "bench segmented_ab.sh run" "$out $(cat "$abdir/calls" 2>&1)"
   fi
