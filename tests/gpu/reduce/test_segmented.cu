@@ -397,7 +397,7 @@ static void run_huge() {
 }
 
 // One launch over n elements of `int` offsets whose lengths come from
-// next_length(hash, left), with the data at d_in + 1 (every segment start
+// next_length(hash), cut at n, with the data at d_in + 1 (every segment start
 // unaligned), compared bitwise with the CPU reference segment by segment.
 template <class IN, class ACC, class Lengths>
 static void run_generated(const char *name, const char *what, size_t n, InputClass cls, Lengths next_length,
