@@ -1562,6 +1562,19 @@ __host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size
  * segments a warp and the accumulator is over 8 bytes (reduce_segments). */
 __host__ __device__ constexpr size_t segment_warp_max_many(size_t size) { return size < 65536 / 256 ? 65536 / size : 256; }
 constexpr size_t segment_warp_many = 4;
+/* Accumulators of more than 8 bytes: segments past group_max and up to
+ * lanes_max take a group of segment_lanes lanes each, four a warp, not a
+ * warp: a costly combine (Welford's divides, max-subarray's 32-byte state)
+ * then runs 3 levels deep for 4 segments, not 5 for one, and a warp has 4
+ * segments' loads in flight (reduce_piece_lanes). H100, 2^28 elements:
+ * segments of 256 1.84 (Welford) and 1.97 (max-subarray) times as fast,
+ * of 1024 1.18 and 1.26; max-subarray's of 4096 1.15 and of 16384 1.08.
+ * Commutative operators stop at 4 KiB: Welford's segments of 4096 were
+ * 0.99 times as fast in groups. */
+constexpr int segment_lanes = 8;
+__host__ __device__ constexpr size_t segment_lanes_max(size_t size, bool commutative) {
+  return (commutative ? 4096 : 65536) / size;
+}
 __host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int((int)(64 / size), 1, 8); }
 
@@ -1930,6 +1943,138 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
   }
 }
 
+/* One group of L lanes' reduction of in[0, len), len 0 where the group has
+ * no segment; the warp's 32 lanes call it together. Where the piece can be
+ * aligned, a head to a 16-byte boundary, groups of U elements in VEC
+ * 16-byte loads, K of them in flight a lane, and a tail; else element by
+ * element. Commutative operators: lane j folds groups j, j + L, ... in up
+ * to four chains, and the head's and tail's elements j, j + L, ... Ordered
+ * ones: lane j folds a run of consecutive groups, each load asking L2 for
+ * its whole 256 bytes (load16), lane 0 the head before its run and the
+ * lane with the last group the tail after its run (H100, max-subarray at
+ * 2^28: segments of 1024 and 4096 1.09 and 1.15 times as fast with the
+ * hint). Lanes that saw nothing are left out; the result is in the group's
+ * first lane. */
+template <class Op, int L, int U, int VEC>
+__device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename input_of<Op>::source in, size_t len) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr size_t BYTES = input_of<Op>::element_bytes;
+  const size_t j = threadIdx.x & (L - 1);
+  A v = Op::identity();
+  size_t valid = 0, head = 0;
+  bool vector = false;
+  if constexpr (U > 0)
+    vector = len > 0 && vector_head(in, BYTES, len, &head);
+  if constexpr (U > 0) {
+    if (vector) {
+      /* K loads in flight a lane: 8 spilled Welford's loop state (sm_90:
+       * 0 -> 126 bytes) and cost it 5 to 7 % on segments of 4096 and 16384,
+       * which never come here; 4 made max-subarray's segments of 1024 1.3
+       * times as slow (H100, 2^28). The head and the tail hold fewer than
+       * U elements each, at most 15. */
+      constexpr int K = clamp_int((Op::commutative ? 4 : 8) / VEC, 1, 8), CHAINS = K < 4 ? K : 4;
+      constexpr int EDGE = U - 1 < 15 ? (U - 1 > 0 ? U - 1 : 1) : 15, EDGE_ROUNDS = (EDGE + L - 1) / L;
+      const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
+      const typename input_of<Op>::source p = in + head;
+      if constexpr (Op::commutative) {
+        A acc[CHAINS];
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c)
+          acc[c] = Op::identity();
+        for (size_t g = j; g < groups; g += (size_t)L * K) {
+          T x[K][U];
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g + (size_t)k * L < groups)
+              load_group<T, U, VEC, true>(p, g + (size_t)k * L, x[k]);
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g + (size_t)k * L < groups)
+#pragma unroll
+              for (int u = 0; u < U; ++u)
+                acc[k % CHAINS] = Op::fold(acc[k % CHAINS], x[k][u], head + (g + (size_t)k * L) * U + u);
+        }
+        v = acc[0];
+#pragma unroll
+        for (int c = 1; c < CHAINS; ++c)
+          if (j + (size_t)c * L < groups)
+            v = Op::combine(v, acc[c]);
+        /* the head's and the tail's elements in a chain of their own,
+         * indices rising (an arg operator's fold keeps the earlier of two
+         * ties), combined once */
+        A edge = Op::identity();
+#pragma unroll
+        for (int r = 0; r < EDGE_ROUNDS; ++r)
+          if (j + (size_t)r * L < head)
+            edge = Op::fold(edge, ldg(in + j + (size_t)r * L), j + (size_t)r * L);
+#pragma unroll
+        for (int r = 0; r < EDGE_ROUNDS; ++r)
+          if (j + (size_t)r * L < tail)
+            edge = Op::fold(edge, ldg(in + tail_begin + j + (size_t)r * L), tail_begin + j + (size_t)r * L);
+        if (j < head || j < tail)
+          v = j < groups ? Op::combine(v, edge) : edge;
+        valid = groups > head ? groups : head;
+        valid = valid > tail ? valid : tail;
+      } else {
+        const size_t run = groups ? ceil_div(groups, L) : 1;
+        const size_t first = j * run, last = first + run < groups ? first + run : groups;
+        const size_t tail_lane = groups ? (groups - 1) / run : 0;
+        T edge[EDGE];
+#pragma unroll
+        for (int h = 0; h < EDGE; ++h)
+          if (j == 0 && (size_t)h < head)
+            edge[h] = ldg(in + h);
+#pragma unroll
+        for (int h = 0; h < EDGE; ++h)
+          if (j == 0 && (size_t)h < head)
+            v = Op::fold(v, edge[h], h);
+        for (size_t g0 = first; g0 < last; g0 += K) {
+          T x[K][U];
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g0 + k < last)
+              load_group<T, U, VEC, true, 256>(p, g0 + k, x[k]);
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g0 + k < last)
+#pragma unroll
+              for (int u = 0; u < U; ++u)
+                v = Op::fold(v, x[k][u], head + (g0 + k) * U + u);
+        }
+#pragma unroll
+        for (int t = 0; t < EDGE; ++t)
+          if (j == tail_lane && (size_t)t < tail)
+            edge[t] = ldg(in + tail_begin + t);
+#pragma unroll
+        for (int t = 0; t < EDGE; ++t)
+          if (j == tail_lane && (size_t)t < tail)
+            v = Op::fold(v, edge[t], tail_begin + t);
+        valid = tail_lane + 1;
+      }
+    }
+  }
+  if (!vector && len > 0) {
+    constexpr int LOADS = segment_loads(BYTES);
+    const size_t run = Op::commutative ? 1 : ceil_div(len, L);
+    const size_t first = Op::commutative ? j : j * run, step = Op::commutative ? L : 1;
+    const size_t last = Op::commutative ? len : (first + run < len ? first + run : len);
+    for (size_t i = first; i < last; i += (size_t)LOADS * step) {
+      T x[LOADS];
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k * step < last)
+          x[k] = ldg(in + i + k * step);
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k * step < last)
+          v = Op::fold(v, x[k], i + k * step);
+    }
+    valid = Op::commutative ? len : ceil_div(len, run);
+  }
+  return warp_reduce<Op, true, L>(v, valid < (size_t)L ? (int)valid : L);
+}
+
 /* The block's reduction of in[begin, end), end > begin, with the flat
  * reduction's read plan: a head of up to 15 elements to a 16-byte boundary,
  * whole groups (reduce_block_share), and a tail; warp 0 folds the head and
@@ -2157,6 +2302,11 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
      * shared memory instead cost max-subarray segments of 4096 7 %
      * (bench/RESULTS.md). */
     constexpr bool KEEP = segment_capped<A>();
+    /* larger accumulators: lane groups take segments up to lanes_max first
+     * (never past the warps' bound: the block pass takes what is longer) */
+    constexpr size_t LANES_MAX = KEEP ? GROUP_MAX : segment_lanes_max(BYTES, Op::commutative);
+    constexpr int LANE_GROUPS = 32 / segment_lanes;
+    const size_t lanes_max = LANES_MAX < warp_max ? (LANES_MAX > GROUP_MAX ? LANES_MAX : GROUP_MAX) : warp_max;
     bool longer = false;
     for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
       const size_t mine = window + (size_t)lane * WARPS + warp;
@@ -2178,7 +2328,45 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
           *l = offsets.at(s + 1) - *at;
         }
       };
-      for (unsigned int sized = __ballot_sync(0xffffffffu, len > GROUP_MAX && len <= warp_max); sized;
+      /* Lane groups take the round's lane-sized segments LANE_GROUPS at a
+       * time, the warp the rest: a group alone on a segment waits longer
+       * than the warp would (H100, 2^22 elements in 4096 segments of 1024,
+       * about two a warp: Welford 0.79 and max-subarray 0.89 times as fast
+       * by lanes). Ordered operators' groups, which go up to 64 KiB, take
+       * a round's segments from one class of lengths (lo, 4 lo], so that
+       * the warp's groups finish about together: one class from 4 to 64
+       * KiB cost max-subarray's power-law mix 0.65 times at 2^22. */
+      unsigned int warp_sized = __ballot_sync(0xffffffffu, len > lanes_max && len <= warp_max);
+      if constexpr (!KEEP) {
+        const int group = lane / segment_lanes;
+#pragma unroll 1
+        for (size_t lo = GROUP_MAX; lo < lanes_max; lo = Op::commutative ? lanes_max : 4 * lo) {
+          const size_t hi = !Op::commutative && 4 * lo < lanes_max ? 4 * lo : lanes_max;
+          unsigned int lane_sized = __ballot_sync(0xffffffffu, len > lo && len <= hi);
+          for (int odd = __popc(lane_sized) % LANE_GROUPS; odd > 0; --odd) {
+            const unsigned int highest = 1u << (31 - __clz(lane_sized));
+            lane_sized &= ~highest;
+            warp_sized |= highest;
+          }
+          /* group g of the warp takes the g-th of each LANE_GROUPS segments
+           * left, its start and length shuffled from the lane that loaded
+           * them */
+          for (unsigned int sized = lane_sized; sized;) {
+            unsigned int mine_bits = sized;
+            for (int g = 0; g < group; ++g)
+              mine_bits &= mine_bits - 1;
+            const int i = mine_bits ? __ffs(mine_bits) - 1 : 0;
+            const size_t at = __shfl_sync(0xffffffffu, begin, i), at_len = __shfl_sync(0xffffffffu, len, i);
+            const A v = reduce_piece_lanes<Op, segment_lanes, U, VEC>(in + at, mine_bits ? at_len : 0);
+            if ((lane & (segment_lanes - 1)) == 0 && mine_bits)
+              out[window + (size_t)i * WARPS + warp] = v;
+#pragma unroll
+            for (int g = 0; g < LANE_GROUPS; ++g)
+              sized &= sized - 1;
+          }
+        }
+      }
+      for (unsigned int sized = warp_sized; sized;
            sized &= sized - 1) {
         const int i = __ffs(sized) - 1;
         size_t at, l;
