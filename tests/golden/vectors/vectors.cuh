@@ -1969,7 +1969,7 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
  * kernel of their own (reduce_split_rows), which fits the cap without
  * spilling. Accumulators of 9 to 32 bytes ask for 512 threads (128
  * registers). Welford spills 20 bytes there, and uncapped the warp pass's
- * batch took it to 134, one block an SM. Max-subarray's 32 bytes spill 190
+ * batch took it to 134, one block an SM. Max-subarray's 32 bytes spill 222
  * (uncapped: 210 registers, one block an SM), none of it in the warp pass's
  * runs, and it reduces most shapes 1.06 to 1.7 times as fast (H100, 2^28;
  * one long segment 3 % slower, and at 2^22 up to 10 %). Larger ones keep
