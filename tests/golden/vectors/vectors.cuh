@@ -1920,6 +1920,15 @@ struct index_shares {
     const size_t at_lo = offsets.at(first), at_hi = offsets.at(end);
     return (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (end - first);
   }
+  /* the same, and the length of the part's first segment (the sample of
+   * segment_mix_cost) */
+  template <class Offsets>
+  __device__ __forceinline__ size_t work(const Offsets &offsets, unsigned int p, size_t slope, size_t *first_len) const {
+    const size_t first = begin(p), end = begin(p + 1);
+    const size_t at_lo = offsets.at(first), at_next = offsets.at(first + 1), at_hi = offsets.at(end);
+    *first_len = at_next > at_lo ? at_next - at_lo : 0;
+    return (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (end - first);
+  }
 };
 /* The check's offsets depend on no other offset, so they are loaded before
  * anything that does, in one round with the launch's first and last offset:
@@ -1929,28 +1938,69 @@ struct index_shares {
  * own (H100, 2^22 elements: segments of 256 to 16384 1.04 to 1.12 times as
  * fast in one round). The offsets of the few-segment path were tried in
  * the same round too: the registers they hold through the other paths cost
- * segments of 65536 3 to 7 %. */
+ * segments of 65536 3 to 7 %. The same round also reads the length of each
+ * part's first segment, the sample that weighs segments where the check
+ * fails (segment_mix_cost): at 2^22 elements it cost the shapes that never
+ * use it about 2 % (0.1 to 0.3 us, H100, session 31). */
 template <int BLOCK> struct index_probe {
   static constexpr int PARTS = 2; /* per thread */
   size_t work[PARTS];             /* of parts threadIdx.x + k * BLOCK, clamped */
+  size_t first_len[PARTS];        /* the length of each part's first segment */
   template <class Offsets>
   __device__ __forceinline__ void load(const Offsets &offsets, const index_shares &shares, size_t slope) {
     const unsigned int last = shares.parts - 1;
 #pragma unroll
     for (int k = 0; k < PARTS; ++k)
-      work[k] = shares.work(offsets, threadIdx.x + k * BLOCK < last ? threadIdx.x + k * BLOCK : last, slope);
+      work[k] = shares.work(offsets, threadIdx.x + k * BLOCK < last ? threadIdx.x + k * BLOCK : last, slope,
+                            &first_len[k]);
   }
 };
+/* The check also counts, in its own barrier, the probe's sampled segments
+ * (the first of each part below 2 BLOCK) longer than thread_max: warp w's
+ * count goes to longer_in_warp[w], which sampled_longer adds up where the
+ * shares are searched. */
 template <int BLOCK, class Offsets>
 __device__ __forceinline__ bool index_shares_fit(const Offsets &offsets, const index_shares &shares, size_t slope,
-                                                 size_t limit, const index_probe<BLOCK> &probe) {
+                                                 size_t limit, const index_probe<BLOCK> &probe, size_t thread_max,
+                                                 unsigned int *longer_in_warp) {
   bool over = false;
+  unsigned int longer = 0;
 #pragma unroll
-  for (int k = 0; k < index_probe<BLOCK>::PARTS; ++k)
-    over = over || (threadIdx.x + k * BLOCK < shares.parts && probe.work[k] > limit);
+  for (int k = 0; k < index_probe<BLOCK>::PARTS; ++k) {
+    const bool sampled = threadIdx.x + k * BLOCK < shares.parts;
+    over = over || (sampled && probe.work[k] > limit);
+    longer += __popc(__ballot_sync(0xffffffffu, sampled && probe.first_len[k] > thread_max));
+  }
+  if ((threadIdx.x & 31) == 0)
+    longer_in_warp[threadIdx.x >> 5] = longer;
   for (unsigned int p = threadIdx.x + index_probe<BLOCK>::PARTS * BLOCK; p < shares.parts; p += BLOCK)
     over = over || shares.work(offsets, p, slope) > limit;
   return !__syncthreads_or(over);
+}
+template <int BLOCK> __device__ __forceinline__ unsigned int sampled_longer(const unsigned int *longer_in_warp) {
+  unsigned int sum = 0;
+#pragma unroll
+  for (int w = 0; w < BLOCK / 32; ++w)
+    sum += longer_in_warp[w];
+  return sum;
+}
+
+/* What a CSR segment costs beside its elements where the shares are
+ * searched (uneven lengths): segment_cost, plus segment_mix_bytes' worth
+ * times the fraction of the probe's sampled segments that are longer than
+ * a thread's. A block that owns such segments runs the lane-group, warp
+ * and block passes over all of its segments, a few dependent loads a
+ * round, and pays a round trip per warp-sized one; where every segment is
+ * short (the giant mix's segments of 4) the thread pass alone runs.
+ * Per-block timing of the power-law mix (H100, 2^28 ints, 64 bytes a
+ * segment) found the blocks inside long segments done in about 320 us and
+ * those owning 7000 segments in 650. With this cost the mix ran 1.52 to
+ * 1.94 times as fast (85 % of the read ceiling for int and float); a fixed
+ * 512 bytes a segment helped it less and made the giant mix 0.36 times as
+ * fast (bench/RESULTS.md, session 31). */
+__host__ __device__ constexpr size_t segment_mix_cost(size_t size, size_t mix_bytes, unsigned int longer,
+                                                      unsigned int sampled) {
+  return segment_cost(size) + (sampled ? mix_bytes * longer / sampled / size : 0);
 }
 
 /* A block's share of n elements of `size` bytes: an even share of the grid,
@@ -1975,6 +2025,13 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
  * one long segment 3 % slower, and at 2^22 up to 10 %). Larger ones keep
  * the spec's tuning: unmeasured. */
 template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
+/* segment_mix_cost's bytes: 8 KiB for the capped kernels, 4 KiB for the
+ * rest (H100, the power-law mix with 8 KiB against 4: int and float 1.02
+ * at 2^28 and 1.07 at 2^22, Welford 1.09 at 2^28 but 0.86 at 2^22,
+ * max-subarray 0.95 and 0.91; session 31) */
+template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes() {
+  return segment_capped<ACC>() ? 8192 : 4096;
+}
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
   return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
          : sizeof(ACC) <= 32 && 512 / block > tuned_min_blocks ? 512 / block : tuned_min_blocks;
@@ -2420,12 +2477,24 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t n = stop > base ? stop - base : 0;
   /* shares of the work: the elements, and for CSR a cost per segment */
   const size_t work = n + SLOPE * count;
-  const size_t chunk = offsets.round_chunk(segment_share(work, BYTES));
-  const size_t limit = chunk + segment_chunk_min(BYTES);
+  const size_t even_chunk = offsets.round_chunk(segment_share(work, BYTES));
+  const size_t limit = even_chunk + segment_chunk_min(BYTES);
   /* no part can fit where the parts average more than the limit (one long
    * segment, or a few): no check then */
-  const bool by_index = Offsets::weighs_segments && count > 0 && work <= shares.parts * limit &&
-                        index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit, probe);
+  __shared__ unsigned int longer_in_warp[WARPS];
+  const bool checked = Offsets::weighs_segments && count > 0 && work <= shares.parts * limit;
+  const bool by_index =
+      checked && index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit, probe, THREAD_MAX, longer_in_warp);
+  /* searched shares weigh a segment by the probe's sample where there is
+   * one; the chunk of SLOPE, computed while the probe's loads were in
+   * flight, stands where the sample changes nothing */
+  size_t slope = SLOPE, chunk = even_chunk;
+  if (checked && !by_index) {
+    slope = segment_mix_cost(BYTES, segment_mix_bytes<A>(), sampled_longer<BLOCK>(longer_in_warp),
+                             shares.parts < 2 * BLOCK ? shares.parts : 2 * BLOCK);
+    if (slope != SLOPE)
+      chunk = offsets.round_chunk(segment_share(n + slope * count, BYTES));
+  }
   size_t s_begin, s_end;
   bool last = true;
   if (by_index) {
@@ -2434,12 +2503,13 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     s_begin = shares.begin((unsigned int)b);
     s_end = shares.begin((unsigned int)b + 1);
   } else {
-    const size_t active = work ? ceil_div(work, chunk) : 1;
+    const size_t searched_work = n + slope * count;
+    const size_t active = searched_work ? ceil_div(searched_work, chunk) : 1;
     if (b >= active)
       return;
     last = b + 1 == active;
-    s_begin = b == 0 ? 0 : share_segment<BLOCK>(offsets, base, b * chunk, SLOPE);
-    s_end = last ? count : share_segment<BLOCK>(offsets, base, (b + 1) * chunk, SLOPE);
+    s_begin = b == 0 ? 0 : share_segment<BLOCK>(offsets, base, b * chunk, slope);
+    s_end = last ? count : share_segment<BLOCK>(offsets, base, (b + 1) * chunk, slope);
   }
   /* the offsets that the bounds and the crossing segments need, loaded at
    * once (s_begin > 0 past block 0: segment 0 begins before its bound) */
@@ -2447,8 +2517,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t before_begin = b > 0 && !by_index ? offsets.at(s_begin - 1) : 0;
   const size_t last_begin = s_end > s_begin && !by_index ? offsets.at(s_end - 1) : 0;
   const size_t snap = Offsets::weighs_segments ? segment_snap(chunk, BYTES) : 0;
-  const size_t r0 = b == 0 ? base : share_at(base, b * chunk, SLOPE, at_begin, s_begin, snap, count);
-  const size_t r1 = last ? base + n : share_at(base, (b + 1) * chunk, SLOPE, at_end, s_end, snap, count);
+  const size_t r0 = b == 0 ? base : share_at(base, b * chunk, slope, at_begin, s_begin, snap, count);
+  const size_t r1 = last ? base + n : share_at(base, (b + 1) * chunk, slope, at_end, s_end, snap, count);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   /* The last owned segment, when it runs past the chunk, is finished by the
@@ -2476,7 +2546,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       in_segment = s_begin - 1;
       /* the block whose share holds in_begin: segments 0 to in_segment
        * begin at or before it, the later ones after it */
-      in_owner = (in_begin - base + SLOPE * (in_segment + 1)) / chunk;
+      in_owner = (in_begin - base + slope * (in_segment + 1)) / chunk;
       crossing_in_ends = crossing_end <= r1;
       const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
           in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);
