@@ -18,6 +18,7 @@
 #include "benchseg.cuh"
 
 #include "cuda_check.cuh"
+#include "skewed_offsets.h"
 
 #define FIXED_SIZE_API (CUB_VERSION >= 300200)
 
@@ -279,23 +280,11 @@ int main(int argc, char **argv) {
       std::snprintf(shape, sizeof shape, length ? "L=%zu" : "one", l);
       all_cases(shape, n, count, l, b);
     }
-    // skewed: power-law lengths (about 1/u^1.5, up to n/16), and one giant
-    // segment (half the elements) among segments of 4
-    std::vector<long long> off(1, 0);
-    unsigned long long h = 0x5eed;
-    while ((size_t)off.back() < n) {
-      h = h * 6364136223846793005ULL + 1442695040888963407ULL;
-      double u = ((h >> 11) + 1) * (1.0 / 9007199254740992.0);
-      size_t len = (size_t)std::pow(u, -1.5);
-      len = len > n / 16 ? n / 16 : len;
-      off.push_back((long long)((size_t)off.back() + len < n ? (size_t)off.back() + len : n));
-    }
+    // skewed: power-law lengths, and one giant segment among tiny ones
+    std::vector<long long> off = power_law_offsets(n);
     CUDA_CHECK(cudaMemcpy(b.off, off.data(), off.size() * sizeof(long long), cudaMemcpyHostToDevice));
     all_cases("power-law", n, off.size() - 1, 0, b);
-    off.assign(1, 0);
-    while ((size_t)off.back() < n)
-      off.push_back(off.back() + (off.size() == 1000 ? (long long)(n / 2) : 4));
-    off.back() = (long long)n;
+    off = giant_offsets(n);
     CUDA_CHECK(cudaMemcpy(b.off, off.data(), off.size() * sizeof(long long), cudaMemcpyHostToDevice));
     all_cases("giant", n, off.size() - 1, 0, b);
   }

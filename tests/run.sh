@@ -1029,6 +1029,25 @@ a a.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" 
   expect_error "bench segmented_ab.sh build: a name with a space is refused" \
     "segmented_ab.sh: a build's name is letters, digits, _ and -" env AB="$abdir" sh bench/segmented_ab.sh build "a b"
 
+  # block_times.sh: the stamps still find their places in the generated
+  # segmented kernel, and the stamped module and its driver build
+  local stamped=$WORK/bench/block_times
+  if out=$(sh bench/block_times.sh "$stamped" 2>&1) && [ -x "$stamped/block_times" ] &&
+    [ "$(grep -c 'gpugen_block_times\[blockIdx.x \* 8 + [0-7]\]' "$stamped/gen/benchseg.cuh")" = 8 ]; then
+    ok "bench block_times.sh: the segmented kernel stamped in its 8 places, and the driver built"
+  else
+    fail "bench block_times.sh" "$out"
+  fi
+  expect_error "bench block_times.py: a module is stamped once" \
+    "block_times.py: $stamped/gen/benchseg.cuh is stamped already" python3 bench/block_times.py "$stamped/gen"
+  expect_error "bench block_times.py: a directory without a segmented module is an error" \
+    "block_times.py: tests/bench has no single module with a segmented kernel" python3 bench/block_times.py tests/bench
+  if out=$("$stamped/block_times" 2>&1); [ $? = 2 ] && [ "$out" = "usage: block_times isum|fsum|welford|maxsub power-law|giant|L=LENGTH LOG2_N (10 to 28)" ]; then
+    ok "bench block_times: usage without a GPU"
+  else
+    fail "bench block_times: usage" "$out"
+  fi
+
   # the merge probes need no generated module, so they build wherever nvcc is
   local probes=$WORK/bench/probes
   if out=$(make -s -C bench OUT="$probes" "$probes/merge_floor" "$probes/merge_parts" 2>&1); then
