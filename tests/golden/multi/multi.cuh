@@ -1656,20 +1656,16 @@ struct index_shares {
     extra = (unsigned int)(count - per * parts_);
   }
   __device__ __forceinline__ size_t begin(unsigned int p) const { return p * per + (p < extra ? p : extra); }
-  /* part p's work: its elements plus slope per segment */
-  template <class Offsets>
-  __device__ __forceinline__ size_t work(const Offsets &offsets, unsigned int p, size_t slope) const {
-    const size_t first = begin(p), end = begin(p + 1);
-    const size_t at_lo = offsets.at(first), at_hi = offsets.at(end);
-    return (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (end - first);
-  }
-  /* the same, and the length of the part's first segment (the sample of
+  /* part p's work: its elements plus slope per segment; with first_len,
+   * also the length of the part's first segment (the sample of
    * segment_mix_cost) */
   template <class Offsets>
-  __device__ __forceinline__ size_t work(const Offsets &offsets, unsigned int p, size_t slope, size_t *first_len) const {
+  __device__ __forceinline__ size_t work(const Offsets &offsets, unsigned int p, size_t slope,
+                                         size_t *first_len = nullptr) const {
     const size_t first = begin(p), end = begin(p + 1);
-    const size_t at_lo = offsets.at(first), at_next = offsets.at(first + 1), at_hi = offsets.at(end);
-    *first_len = at_next > at_lo ? at_next - at_lo : 0;
+    const size_t at_lo = offsets.at(first), at_next = first_len ? offsets.at(first + 1) : 0, at_hi = offsets.at(end);
+    if (first_len)
+      *first_len = at_next > at_lo ? at_next - at_lo : 0;
     return (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (end - first);
   }
 };
