@@ -8,6 +8,8 @@
 // events), shown as GB/s of input read (offsets and outputs not counted).
 // Writes a table to stdout and CSV to argv[1]; argv[2], when given, is a
 // comma-separated list of the shapes to time ("L=4096,4096x16K,one").
+// For A/B runs, BENCH_CASES lists the cases to time ("welford,maxsub") and
+// BENCH_CUB_OFFSETS=0 leaves CUB's offsets API out.
 #include <cub/cub.cuh>
 #include <thrust/iterator/transform_iterator.h>
 #include <cmath>
@@ -78,6 +80,9 @@ template <class F> static double time_us(F call) {
 }
 
 static FILE *csv;
+// BENCH_CUB_OFFSETS=0 leaves CUB's offsets API out (0 in its column): on rows
+// of 1 it takes 0.3 to 0.5 s a call at 2^28, most of an A/B run's time.
+static bool cub_offsets = true;
 static char cub_version[16];
 static int ceiling_grid;
 static int *d_sink;
@@ -132,17 +137,39 @@ struct Buffers {
   void *out_g, *out_r, *out_c;
 };
 
+// Whether `item` is in the comma-separated `list` (every item when NULL).
+static bool listed(const char *list, const char *item) {
+  if (!list)
+    return true;
+  const size_t len = std::strlen(item);
+  for (const char *p = list; *p;) {
+    const char *end = std::strchr(p, ',');
+    const size_t n = end ? (size_t)(end - p) : std::strlen(p);
+    if (n == len && std::strncmp(p, item, n) == 0)
+      return true;
+    p += n + (end ? 1 : 0);
+  }
+  return false;
+}
+
+static const char *only_shapes; // argv[2]: the shapes to time, or NULL for all
+static const char *only_cases;  // BENCH_CASES: the cases to time ("welford,maxsub"), or NULL for all
+
 template <class IN, class A, class Seg, class Rows, class Cub, class CubFixed>
 static void one(const char *name, const char *shape, const IN *in, size_t n, const long long *off, size_t count,
                 size_t row_length, Buffers &b, Seg seg, Rows rows, Cub cub, CubFixed cub_fixed, bool has_cub) {
+  if (!listed(only_cases, name))
+    return;
   A *out_g = (A *)b.out_g, *out_r = (A *)b.out_r, *out_c = (A *)b.out_c;
   double seg_us = time_us([&] { CUDA_CHECK(seg(in, off, count, out_g)); });
   double rows_us = row_length ? time_us([&] { CUDA_CHECK(rows(in, count, row_length, out_r)); }) : 0;
   bool ok = !row_length || agree(out_g, out_r, count);
   double cub_us = 0, fixed_us = 0;
-  if (has_cub) {
+  if (has_cub && cub_offsets) {
     cub_us = time_us([&] { CUDA_CHECK(cub(in, off, count, out_c)); });
     ok = ok && agree(out_g, out_c, count);
+  }
+  if (has_cub) {
 #if FIXED_SIZE_API
     if (row_length && row_length < (1u << 31)) {
       fixed_us = time_us([&] { CUDA_CHECK(cub_fixed(in, count, row_length, out_c)); });
@@ -156,24 +183,8 @@ static void one(const char *name, const char *shape, const IN *in, size_t n, con
   row(name, shape, n, count, seg_us, rows_us, cub_us, fixed_us, ceil_us, ok ? "same" : "DIFFERENT");
 }
 
-static const char *only_shapes; // argv[2]: the shapes to time, or NULL for all
-
-static bool shape_wanted(const char *shape) {
-  if (!only_shapes)
-    return true;
-  const size_t len = std::strlen(shape);
-  for (const char *p = only_shapes; *p;) {
-    const char *end = std::strchr(p, ',');
-    const size_t n = end ? (size_t)(end - p) : std::strlen(p);
-    if (n == len && std::strncmp(p, shape, n) == 0)
-      return true;
-    p += n + (end ? 1 : 0);
-  }
-  return false;
-}
-
 static void all_cases(const char *shape, size_t n, size_t count, size_t row_length, Buffers &b) {
-  if (!shape_wanted(shape))
+  if (!listed(only_shapes, shape))
     return;
   const cudaStream_t s = 0;
   const size_t tb = temp_size;
@@ -248,6 +259,9 @@ int main(int argc, char **argv) {
               FIXED_SIZE_API ? "yes" : "no");
   csv = std::fopen(argc > 1 ? argv[1] : "segmented.csv", "w");
   only_shapes = argc > 2 ? argv[2] : nullptr;
+  only_cases = std::getenv("BENCH_CASES");
+  const char *offsets_env = std::getenv("BENCH_CUB_OFFSETS");
+  cub_offsets = !offsets_env || std::strcmp(offsets_env, "0") != 0;
   std::fprintf(csv, "case,shape,n,segments,segmented_us,rows_us,cub_offsets_us,cub_fixed_us,ceiling_us,check,cub_version\n");
   CUDA_CHECK(cudaEventCreate(&ev0));
   CUDA_CHECK(cudaEventCreate(&ev1));
