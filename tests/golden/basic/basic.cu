@@ -40,10 +40,12 @@ const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
   int block, items, grid, sms;
+  bool local; /* the kernel uses local memory (spills, for our kernels) */
 };
 
-/* Block size, items per thread, the grid that fills the current device and
- * its SM count, found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device, its
+ * SM count and whether the kernel uses local memory, found once per device
+ * and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -70,12 +72,13 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     if (grid > max_grid)
       grid = max_grid;
     word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
-           (unsigned long long)(sms & 0x7fff) << 48;
+           (unsigned long long)(attr.localSizeBytes > 0) << 47 | (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0xffff);
+  out->grid = (int)((word >> 32) & 0x7fff); /* max_grid < 2^15 */
+  out->local = (word >> 47) & 1;
   out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }

@@ -39,10 +39,12 @@ const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
   int block, items, grid, sms;
+  bool local; /* the kernel uses local memory (spills, for our kernels) */
 };
 
-/* Block size, items per thread, the grid that fills the current device and
- * its SM count, found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device, its
+ * SM count and whether the kernel uses local memory, found once per device
+ * and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -69,12 +71,13 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     if (grid > max_grid)
       grid = max_grid;
     word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
-           (unsigned long long)(sms & 0x7fff) << 48;
+           (unsigned long long)(attr.localSizeBytes > 0) << 47 | (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0xffff);
+  out->grid = (int)((word >> 32) & 0x7fff); /* max_grid < 2^15 */
+  out->local = (word >> 47) & 1;
   out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
@@ -472,28 +475,43 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
   }
   cxx::detail::row_tiles tiles;
   if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
-    static unsigned long long tiles_cache[5][64];
+    static unsigned long long tiles_cache[6][64];
     using cxx::detail::row_form;
     typedef void (*tiles_kernel)(const PairL *in, cxx::detail::row_tiles, PairL *);
     /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows */
-    const tiles_kernel kernels[5] = {
+     * the slot an operator never takes repeats long rows; dense short rows
+     * repeat short rows where they do not pay */
+    const tiles_kernel kernels[6] = {
         cxx_lmax_row_tiles_kernel<row_form::short_rows>, cxx_lmax_row_tiles_kernel<row_form::grouped_rows>,
         cxx_lmax_row_tiles_kernel<row_form::long_rows>,
         cxx_lmax_row_tiles_kernel<cxx::detail::lmax_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        cxx_lmax_row_tiles_kernel<cxx::detail::lmax_op::commutative ? row_form::long_rows : row_form::run_rows>};
-    const int form = (int)cxx::detail::form_of(tiles, cxx::detail::lmax_op::commutative, 16);
-    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
-    if (err != cudaSuccess)
-      return err;
+        cxx_lmax_row_tiles_kernel<cxx::detail::lmax_op::commutative ? row_form::long_rows : row_form::run_rows>,
+        cxx_lmax_row_tiles_kernel<cxx::detail::dense_short_rows_pay<PairL>() ? row_form::dense_short_rows
+                                                                                 : row_form::short_rows>};
+    int form = (int)cxx::detail::form_of(tiles, cxx::detail::lmax_op::commutative, 16);
+    if (form == (int)row_form::short_rows && cxx::detail::dense_short_rows_pay<PairL>()) {
+      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+                          tiles_cache[row_form::dense_short_rows], &c);
+      if (err != cudaSuccess)
+        return err;
+      if (!c.local)
+        form = (int)row_form::dense_short_rows;
+    }
+    if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 16 <= cxx::detail::row_tiles_max_bytes ||
         cxx::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
       tiles.set_rounds(16, sizeof(PairL), cxx::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = cxx::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<cxx::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
-                                                                                            d_out);
+      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
+                              cxx::detail::short_rows_write_bound<PairL>();
+      kernels[form]<<<cxx::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
+          d_in, tiles, d_out);
       return cudaGetLastError();
     }
   }

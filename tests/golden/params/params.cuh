@@ -3098,7 +3098,7 @@ __device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in
 
 /* The forms of row tiles, each a kernel of its own: in one kernel their
  * registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
-enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows };
+enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_short_rows };
 
 /* The long-row kernel of a commutative operator whose accumulator holds up
  * to 16 bytes asks for 1024 threads an SM (64 registers), so that as many
@@ -3108,8 +3108,23 @@ enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows };
  * (int and float sums unchanged, at 58 to 60). Ordered max-subarray lost 4
  * to 11 % so (it spills more): ordered operators and larger accumulators
  * keep the spec's tuning. */
+/* Short rows whose results go out through shared memory (staged_stores)
+ * write more than they read, Welford's 12 bytes for every float of rows of
+ * 1. More warps keep more stores in flight there, so where the accumulator
+ * has up to 16 bytes the short-row kernel is built a second time at 1024
+ * threads an SM (dense_short_rows), and `_rows` launches that build where
+ * ptxas kept it out of local memory (LaunchConfig::local); operators whose
+ * short rows need many registers (several arrays, argmin of 16-bit
+ * elements) spill so and keep the spec's tuning. H100 at 2^28: Welford from
+ * 82 registers and 3 blocks an SM to 64 and 4, 1585 -> 1477 us; the 32
+ * bytes of max-subarray lost 0.8 % so. */
+template <class A> __host__ __device__ constexpr bool short_rows_write_bound() { return staged_stores<A>(); }
+template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
+  return short_rows_write_bound<A>() && sizeof(A) <= 16;
+}
 template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_form form, int block, int tuned) {
-  return (form == long_rows || form == wide_rows) && Op::commutative && sizeof(typename Op::acc_type) <= 16 &&
+  return (((form == long_rows || form == wide_rows) && Op::commutative && sizeof(typename Op::acc_type) <= 16) ||
+          form == dense_short_rows) &&
                  1024 / block > tuned
              ? 1024 / block
              : tuned;
@@ -3136,10 +3151,12 @@ __host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative
  * 373.2 us, under CUB's fixed-size 435.6 and 375.7; rows of 1024 344.8 us,
  * under bench.cu's read-ceiling kernel, 347.4), Welford rows of 4 to 256
  * 1.00 to 1.13; max-subarray rows of 1024 (run rows, 2 blocks an SM) lost
- * 12 %, and at 2^22 (2 waves) most shapes lost 1 to 5 %. */
-__host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms) {
+ * 12 %, and at 2^22 (2 waves) most shapes lost 1 to 5 %. Write-bound
+ * short rows (`every_tile`: short_rows_write_bound) take every block at any
+ * count: at 2^22, Welford rows of 1 went from 29.7 to 27.3 us. */
+__host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms, bool every_tile) {
   const size_t waves = 16, all = blocks < 0x7fffffff ? blocks : 0x7fffffff;
-  return blocks >= waves * (size_t)grid && grid >= 3 * sms ? (unsigned int)all
+  return every_tile || (blocks >= waves * (size_t)grid && grid >= 3 * sms) ? (unsigned int)all
          : blocks < (size_t)grid                            ? (unsigned int)blocks
                                                             : (unsigned int)grid;
 }
@@ -3151,13 +3168,13 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
   if constexpr (U > 0) { /* only vectorizable inputs have groups */
     typedef typename Op::acc_type A;
     unsigned int *stage = nullptr;
-    if constexpr ((FORM == short_rows || FORM == grouped_rows) && staged_stores<A>()) {
+    if constexpr ((FORM == short_rows || FORM == dense_short_rows || FORM == grouped_rows) && staged_stores<A>()) {
       __shared__ unsigned int words[BLOCK * (sizeof(A) / 4)];
       stage = words + (threadIdx.x / 32) * 32 * (sizeof(A) / 4);
     }
     const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
     for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps) {
-      if constexpr (FORM == short_rows)
+      if constexpr (FORM == short_rows || FORM == dense_short_rows)
         reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
       else if constexpr (FORM == grouped_rows)
         reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);

@@ -39,10 +39,12 @@ const unsigned int max_grid = 2048;
 
 struct LaunchConfig {
   int block, items, grid, sms;
+  bool local; /* the kernel uses local memory (spills, for our kernels) */
 };
 
-/* Block size, items per thread, the grid that fills the current device and
- * its SM count, found once per device and kernel. They are packed into one word, so
+/* Block size, items per thread, the grid that fills the current device, its
+ * SM count and whether the kernel uses local memory, found once per device
+ * and kernel. They are packed into one word, so
  * concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
@@ -69,12 +71,13 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     if (grid > max_grid)
       grid = max_grid;
     word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
-           (unsigned long long)(sms & 0x7fff) << 48;
+           (unsigned long long)(attr.localSizeBytes > 0) << 47 | (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
   out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0xffff);
+  out->grid = (int)((word >> 32) & 0x7fff); /* max_grid < 2^15 */
+  out->local = (word >> 47) & 1;
   out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
@@ -318,28 +321,43 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
-    static unsigned long long tiles_cache[5][64];
+    static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int8_t *in, seg::detail::row_tiles, long long *);
     /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows */
-    const tiles_kernel kernels[5] = {
+     * the slot an operator never takes repeats long rows; dense short rows
+     * repeat short rows where they do not pay */
+    const tiles_kernel kernels[6] = {
         seg_total_row_tiles_kernel<row_form::short_rows>, seg_total_row_tiles_kernel<row_form::grouped_rows>,
         seg_total_row_tiles_kernel<row_form::long_rows>,
         seg_total_row_tiles_kernel<seg::detail::total_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        seg_total_row_tiles_kernel<seg::detail::total_op::commutative ? row_form::long_rows : row_form::run_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::total_op::commutative, 16);
-    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
-    if (err != cudaSuccess)
-      return err;
+        seg_total_row_tiles_kernel<seg::detail::total_op::commutative ? row_form::long_rows : row_form::run_rows>,
+        seg_total_row_tiles_kernel<seg::detail::dense_short_rows_pay<long long>() ? row_form::dense_short_rows
+                                                                                 : row_form::short_rows>};
+    int form = (int)seg::detail::form_of(tiles, seg::detail::total_op::commutative, 16);
+    if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<long long>()) {
+      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+                          tiles_cache[row_form::dense_short_rows], &c);
+      if (err != cudaSuccess)
+        return err;
+      if (!c.local)
+        form = (int)row_form::dense_short_rows;
+    }
+    if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 1 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
       tiles.set_rounds(1, sizeof(long long), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
-                                                                                            d_out);
+      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
+                              seg::detail::short_rows_write_bound<long long>();
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
+          d_in, tiles, d_out);
       return cudaGetLastError();
     }
   }
@@ -593,28 +611,43 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[5][64];
+    static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, seg_best_result *);
     /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows */
-    const tiles_kernel kernels[5] = {
+     * the slot an operator never takes repeats long rows; dense short rows
+     * repeat short rows where they do not pay */
+    const tiles_kernel kernels[6] = {
         seg_best_row_tiles_kernel<row_form::short_rows>, seg_best_row_tiles_kernel<row_form::grouped_rows>,
         seg_best_row_tiles_kernel<row_form::long_rows>,
         seg_best_row_tiles_kernel<seg::detail::best_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        seg_best_row_tiles_kernel<seg::detail::best_op::commutative ? row_form::long_rows : row_form::run_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::best_op::commutative, 16);
-    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
-    if (err != cudaSuccess)
-      return err;
+        seg_best_row_tiles_kernel<seg::detail::best_op::commutative ? row_form::long_rows : row_form::run_rows>,
+        seg_best_row_tiles_kernel<seg::detail::dense_short_rows_pay<seg_best_result>() ? row_form::dense_short_rows
+                                                                                 : row_form::short_rows>};
+    int form = (int)seg::detail::form_of(tiles, seg::detail::best_op::commutative, 16);
+    if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<seg_best_result>()) {
+      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+                          tiles_cache[row_form::dense_short_rows], &c);
+      if (err != cudaSuccess)
+        return err;
+      if (!c.local)
+        form = (int)row_form::dense_short_rows;
+    }
+    if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
       tiles.set_rounds(4, sizeof(seg_best_result), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
-                                                                                            d_out);
+      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
+                              seg::detail::short_rows_write_bound<seg_best_result>();
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
+          d_in, tiles, d_out);
       return cudaGetLastError();
     }
   }
@@ -868,28 +901,43 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[5][64];
+    static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const Welford *in, seg::detail::row_tiles, Welford *);
     /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows */
-    const tiles_kernel kernels[5] = {
+     * the slot an operator never takes repeats long rows; dense short rows
+     * repeat short rows where they do not pay */
+    const tiles_kernel kernels[6] = {
         seg_lo_row_tiles_kernel<row_form::short_rows>, seg_lo_row_tiles_kernel<row_form::grouped_rows>,
         seg_lo_row_tiles_kernel<row_form::long_rows>,
         seg_lo_row_tiles_kernel<seg::detail::lo_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        seg_lo_row_tiles_kernel<seg::detail::lo_op::commutative ? row_form::long_rows : row_form::run_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::lo_op::commutative, 48);
-    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
-    if (err != cudaSuccess)
-      return err;
+        seg_lo_row_tiles_kernel<seg::detail::lo_op::commutative ? row_form::long_rows : row_form::run_rows>,
+        seg_lo_row_tiles_kernel<seg::detail::dense_short_rows_pay<Welford>() ? row_form::dense_short_rows
+                                                                                 : row_form::short_rows>};
+    int form = (int)seg::detail::form_of(tiles, seg::detail::lo_op::commutative, 48);
+    if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<Welford>()) {
+      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+                          tiles_cache[row_form::dense_short_rows], &c);
+      if (err != cudaSuccess)
+        return err;
+      if (!c.local)
+        form = (int)row_form::dense_short_rows;
+    }
+    if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 12 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
       tiles.set_rounds(12, sizeof(Welford), seg::detail::groups_per_lane(c.items, 48),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
-                                                                                            d_out);
+      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
+                              seg::detail::short_rows_write_bound<Welford>();
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
+          d_in, tiles, d_out);
       return cudaGetLastError();
     }
   }
@@ -1220,28 +1268,43 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[5][64];
+    static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int *in, seg::detail::row_tiles, MaxSub *);
     /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows */
-    const tiles_kernel kernels[5] = {
+     * the slot an operator never takes repeats long rows; dense short rows
+     * repeat short rows where they do not pay */
+    const tiles_kernel kernels[6] = {
         seg_maxsub_row_tiles_kernel<row_form::short_rows>, seg_maxsub_row_tiles_kernel<row_form::grouped_rows>,
         seg_maxsub_row_tiles_kernel<row_form::long_rows>,
         seg_maxsub_row_tiles_kernel<seg::detail::maxsub_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        seg_maxsub_row_tiles_kernel<seg::detail::maxsub_op::commutative ? row_form::long_rows : row_form::run_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::maxsub_op::commutative, 16);
-    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
-    if (err != cudaSuccess)
-      return err;
+        seg_maxsub_row_tiles_kernel<seg::detail::maxsub_op::commutative ? row_form::long_rows : row_form::run_rows>,
+        seg_maxsub_row_tiles_kernel<seg::detail::dense_short_rows_pay<MaxSub>() ? row_form::dense_short_rows
+                                                                                 : row_form::short_rows>};
+    int form = (int)seg::detail::form_of(tiles, seg::detail::maxsub_op::commutative, 16);
+    if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<MaxSub>()) {
+      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+                          tiles_cache[row_form::dense_short_rows], &c);
+      if (err != cudaSuccess)
+        return err;
+      if (!c.local)
+        form = (int)row_form::dense_short_rows;
+    }
+    if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
       tiles.set_rounds(4, sizeof(MaxSub), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
-                                                                                            d_out);
+      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
+                              seg::detail::short_rows_write_bound<MaxSub>();
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
+          d_in, tiles, d_out);
       return cudaGetLastError();
     }
   }
@@ -1495,28 +1558,43 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   }
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[5][64];
+    static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, Welford *);
     /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows */
-    const tiles_kernel kernels[5] = {
+     * the slot an operator never takes repeats long rows; dense short rows
+     * repeat short rows where they do not pay */
+    const tiles_kernel kernels[6] = {
         seg_variance_row_tiles_kernel<row_form::short_rows>, seg_variance_row_tiles_kernel<row_form::grouped_rows>,
         seg_variance_row_tiles_kernel<row_form::long_rows>,
         seg_variance_row_tiles_kernel<seg::detail::variance_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        seg_variance_row_tiles_kernel<seg::detail::variance_op::commutative ? row_form::long_rows : row_form::run_rows>};
-    const int form = (int)seg::detail::form_of(tiles, seg::detail::variance_op::commutative, 16);
-    err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
-    if (err != cudaSuccess)
-      return err;
+        seg_variance_row_tiles_kernel<seg::detail::variance_op::commutative ? row_form::long_rows : row_form::run_rows>,
+        seg_variance_row_tiles_kernel<seg::detail::dense_short_rows_pay<Welford>() ? row_form::dense_short_rows
+                                                                                 : row_form::short_rows>};
+    int form = (int)seg::detail::form_of(tiles, seg::detail::variance_op::commutative, 16);
+    if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<Welford>()) {
+      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+                          tiles_cache[row_form::dense_short_rows], &c);
+      if (err != cudaSuccess)
+        return err;
+      if (!c.local)
+        form = (int)row_form::dense_short_rows;
+    }
+    if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
       tiles.set_rounds(4, sizeof(Welford), seg::detail::groups_per_lane(c.items, 16),
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms), c.block, 0, stream>>>(d_in, tiles,
-                                                                                            d_out);
+      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
+                              seg::detail::short_rows_write_bound<Welford>();
+      kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
+          d_in, tiles, d_out);
       return cudaGetLastError();
     }
   }
