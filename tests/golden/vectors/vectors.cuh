@@ -3355,14 +3355,6 @@ __device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in
  * registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
 enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_short_rows };
 
-/* The long-row kernel of a commutative operator whose accumulator holds up
- * to 16 bytes asks for 1024 threads an SM (64 registers), so that as many
- * warps as an H100 holds take as many rows: Welford's went from 78
- * registers to 64 (12 bytes spilled), and 4096 rows of 16384 floats from
- * 125 to 100 us, rows of 1024 to 16384 floats 1.04 to 1.05 times as fast
- * (int and float sums unchanged, at 58 to 60). Ordered max-subarray lost 4
- * to 11 % so (it spills more): ordered operators and larger accumulators
- * keep the spec's tuning. */
 /* Short rows whose results go out through shared memory (staged_stores)
  * write more than they read, Welford's 12 bytes for every float of rows of
  * 1. More warps keep more stores in flight there, so where the accumulator
@@ -3371,12 +3363,22 @@ enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_
  * ptxas kept it out of local memory (LaunchConfig::local); operators whose
  * short rows need many registers (several arrays, argmin of 16-bit
  * elements) spill so and keep the spec's tuning. H100 at 2^28: Welford from
- * 82 registers and 3 blocks an SM to 64 and 4, 1585 -> 1477 us; the 32
+ * 82 registers and 3 blocks an SM to 64 and 4, 1585.8 -> 1478.1 us; the 32
  * bytes of max-subarray lost 0.8 % so. */
 template <class A> __host__ __device__ constexpr bool short_rows_write_bound() { return staged_stores<A>(); }
 template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
   return short_rows_write_bound<A>() && sizeof(A) <= 16;
 }
+
+/* The long-row kernel of a commutative operator whose accumulator holds up
+ * to 16 bytes asks for 1024 threads an SM (64 registers), so that as many
+ * warps as an H100 holds take as many rows: Welford's went from 78
+ * registers to 64 (12 bytes spilled), and 4096 rows of 16384 floats from
+ * 125 to 100 us, rows of 1024 to 16384 floats 1.04 to 1.05 times as fast
+ * (int and float sums unchanged, at 58 to 60). Ordered max-subarray lost 4
+ * to 11 % so (it spills more): ordered operators and larger accumulators
+ * keep the spec's tuning. The dense build of short rows (above) asks for
+ * 1024 threads an SM too. */
 template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_form form, int block, int tuned) {
   return (((form == long_rows || form == wide_rows) && Op::commutative && sizeof(typename Op::acc_type) <= 16) ||
           form == dense_short_rows) &&
