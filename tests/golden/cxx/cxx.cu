@@ -509,7 +509,7 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
                        form == (int)row_form::wide_rows);
       const size_t blocks = cxx::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              cxx::detail::short_rows_write_bound<PairL>();
+                              cxx::detail::staged_stores<PairL>();
       kernels[form]<<<cxx::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();

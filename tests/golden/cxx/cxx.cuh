@@ -3216,9 +3216,8 @@ enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_
  * elements) spill so and keep the spec's tuning. H100 at 2^28: Welford from
  * 82 registers and 3 blocks an SM to 64 and 4, 1585.8 -> 1478.1 us; the 32
  * bytes of max-subarray lost 0.8 % so. */
-template <class A> __host__ __device__ constexpr bool short_rows_write_bound() { return staged_stores<A>(); }
 template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
-  return short_rows_write_bound<A>() && sizeof(A) <= 16;
+  return staged_stores<A>() && sizeof(A) <= 16;
 }
 
 /* The long-row kernel of a commutative operator whose accumulator holds up
@@ -3259,9 +3258,10 @@ __host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative
  * 373.2 us, under CUB's fixed-size 435.6 and 375.7; rows of 1024 344.8 us,
  * under bench.cu's read-ceiling kernel, 347.4), Welford rows of 4 to 256
  * 1.00 to 1.13; max-subarray rows of 1024 (run rows, 2 blocks an SM) lost
- * 12 %, and at 2^22 (2 waves) most shapes lost 1 to 5 %. Write-bound
- * short rows (`every_tile`: short_rows_write_bound) take every block at any
- * count: at 2^22, Welford rows of 1 went from 29.7 to 27.3 us. */
+ * 12 %, and at 2^22 (2 waves) most shapes lost 1 to 5 %. Short rows of
+ * staged results, which write more than they read (dense_short_rows_pay),
+ * take every block at any count (`every_tile`): at 2^22, Welford rows of 1
+ * went from 29.7 to 27.3 us. */
 __host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms, bool every_tile) {
   const size_t waves = 16, all = blocks < 0x7fffffff ? blocks : 0x7fffffff;
   return every_tile || (blocks >= waves * (size_t)grid && grid >= 3 * sms) ? (unsigned int)all

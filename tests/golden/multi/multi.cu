@@ -432,7 +432,7 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
                        form == (int)row_form::wide_rows);
       const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              multi::detail::short_rows_write_bound<double>();
+                              multi::detail::staged_stores<double>();
       kernels[form]<<<multi::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           multi::detail::wide_op::source{d_in0, d_in1}, tiles, d_out);
       return cudaGetLastError();
@@ -799,7 +799,7 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
                        form == (int)row_form::wide_rows);
       const size_t blocks = multi::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              multi::detail::short_rows_write_bound<PairHash>();
+                              multi::detail::staged_stores<PairHash>();
       kernels[form]<<<multi::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           multi::detail::pairs_op::source{d_in0, d_in1}, tiles, d_out);
       return cudaGetLastError();

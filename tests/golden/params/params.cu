@@ -432,7 +432,7 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
                        form == (int)row_form::wide_rows);
       const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              params::detail::short_rows_write_bound<Pick>();
+                              params::detail::staged_stores<Pick>();
       kernels[form]<<<params::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();
@@ -722,7 +722,7 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
                        form == (int)row_form::wide_rows);
       const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              params::detail::short_rows_write_bound<Pick>();
+                              params::detail::staged_stores<Pick>();
       kernels[form]<<<params::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles, d_out);
       return cudaGetLastError();

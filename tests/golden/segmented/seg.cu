@@ -355,7 +355,7 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              seg::detail::short_rows_write_bound<long long>();
+                              seg::detail::staged_stores<long long>();
       kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();
@@ -645,7 +645,7 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              seg::detail::short_rows_write_bound<seg_best_result>();
+                              seg::detail::staged_stores<seg_best_result>();
       kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();
@@ -935,7 +935,7 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              seg::detail::short_rows_write_bound<Welford>();
+                              seg::detail::staged_stores<Welford>();
       kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();
@@ -1302,7 +1302,7 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              seg::detail::short_rows_write_bound<MaxSub>();
+                              seg::detail::staged_stores<MaxSub>();
       kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();
@@ -1592,7 +1592,7 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
                        form == (int)row_form::wide_rows);
       const size_t blocks = seg::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              seg::detail::short_rows_write_bound<Welford>();
+                              seg::detail::staged_stores<Welford>();
       kernels[form]<<<seg::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();

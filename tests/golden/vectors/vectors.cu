@@ -509,7 +509,7 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
                        form == (int)row_form::wide_rows);
       const size_t blocks = vectors::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
       const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              vectors::detail::short_rows_write_bound<uint3>();
+                              vectors::detail::staged_stores<uint3>();
       kernels[form]<<<vectors::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
           d_in, tiles, d_out);
       return cudaGetLastError();
