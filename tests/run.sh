@@ -1054,12 +1054,13 @@ a a.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" 
     fail "bench block_times: usage" "$out"
   fi
 
-  # the merge probes need no generated module, so they build wherever nvcc is
+  # the merge and read-order probes need no generated module, so they build
+  # wherever nvcc is
   local probes=$WORK/bench/probes
-  if out=$(make -s -C bench OUT="$probes" "$probes/merge_floor" "$probes/merge_parts" 2>&1); then
-    ok "bench: merge_floor.cu and merge_parts.cu build"
+  if out=$(make -s -C bench OUT="$probes" "$probes/merge_floor" "$probes/merge_parts" "$probes/stream_window" 2>&1); then
+    ok "bench: merge_floor.cu, merge_parts.cu and stream_window.cu build"
   else
-    fail "bench: the merge probes do not build" "$out"
+    fail "bench: the probes do not build" "$out"
   fi
 
   local fetch=$WORK/bench/fetch
