@@ -139,7 +139,8 @@ int main(int argc, char **argv) {
   const struct {
     Order order;
     size_t r;
-  } runs[] = {{turn, 1}, {chunk, 1}, {rounds, 2}, {rounds, 8}, {rounds, 32}, {rounds, 128}, {warps, 1}, {warps_tail, 1}, {warps_pipelined, 1}};
+  } runs[] = {{turn, 1},   {chunk, 1},  {rounds, 2},     {rounds, 8},         {rounds, 32},
+               {rounds, 128}, {warps, 1}, {warps_tail, 1}, {warps_pipelined, 1}};
   for (const auto &run : runs) {
     const auto launch = [&] {
       if (run.order == warps)
@@ -165,7 +166,9 @@ int main(int argc, char **argv) {
       best = ms / kLaunches < best ? ms / kLaunches : best;
     }
     // the chunked orders leave out the tiles past a whole share each
-    const size_t read = run.order == turn ? tiles : run.order >= warps ? tiles / grid * grid : run.r * (tiles / run.r / grid) * grid;
+    const size_t read = run.order == turn    ? tiles
+                        : run.order >= warps ? tiles / grid * grid
+                                             : run.r * (tiles / run.r / grid) * grid;
     const double us = best * 1e3, rate = read * kTileBytes / us / 1e3;
     if (run.order == turn)
       turn_rate = rate;
