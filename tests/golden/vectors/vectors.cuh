@@ -1843,6 +1843,10 @@ __host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int(
  * fast at 2^28 elements; a prefetch of up to 4 KiB cost segments of 1024
  * and 4096 ints 15 to 22 %; bench/RESULTS.md, sessions 21 and 23). */
 constexpr size_t segment_prefetch_min_bytes = (size_t)64 << 20, segment_prefetch_max_bytes = 1024;
+/* Whether a launch of n elements of `size` bytes reads from DRAM (see above). */
+__host__ __device__ constexpr bool segment_from_dram(size_t n, size_t size) {
+  return n > segment_prefetch_min_bytes / size;
+}
 
 /* The warp's hint for a segment of len elements at p: a line a lane, each
  * lane's line holding some of the segment's bytes. */
@@ -2021,12 +2025,15 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
  * one long segment 3 % slower, and at 2^22 up to 10 %). Larger ones keep
  * the spec's tuning: unmeasured. */
 template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
-/* segment_mix_cost's bytes: 8 KiB for the capped kernels, 4 KiB for the
- * rest (H100, the power-law mix with 8 KiB against 4: int and float 1.02
- * at 2^28 and 1.07 at 2^22, Welford 1.09 at 2^28 but 0.86 at 2^22,
- * max-subarray 0.95 and 0.91; session 31) */
-template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes() {
-  return segment_capped<ACC>() ? 8192 : 4096;
+/* segment_mix_cost's bytes: 8 KiB for the capped kernels and for larger
+ * commutative accumulators where the launch reads from DRAM, else 4 KiB
+ * (H100, the power-law mix with 8 KiB against 4: int and float 1.02 at
+ * 2^28 and 1.07 at 2^22, Welford 1.08 to 1.09 at 2^28 but 0.86 at 2^22,
+ * max-subarray 0.95 and 0.91, sessions 31 and 34; Welford at 2^28 with 6,
+ * 10, 12 and 16 KiB: 1.05, 1.10, 1.07, 0.97; max-subarray with 0.5 to 2
+ * KiB 0.73 to 0.92, with 5 and 6 KiB 1.01 and 1.02, one lease) */
+template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes(bool commutative, bool from_dram) {
+  return segment_capped<ACC>() || (commutative && from_dram) ? 8192 : 4096;
 }
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
   return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
@@ -2486,7 +2493,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * flight, stands where the sample changes nothing */
   size_t slope = SLOPE, chunk = even_chunk;
   if (checked && !by_index) {
-    slope = segment_mix_cost(BYTES, segment_mix_bytes<A>(), sampled_longer<BLOCK>(longer_in_warp),
+    slope = segment_mix_cost(BYTES, segment_mix_bytes<A>(Op::commutative, segment_from_dram(n, BYTES)),
+                             sampled_longer<BLOCK>(longer_in_warp),
                              shares.parts < 2 * BLOCK ? shares.parts : 2 * BLOCK);
     if (slope != SLOPE)
       chunk = offsets.round_chunk(segment_share(n + slope * count, BYTES));
@@ -2701,7 +2709,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
         if constexpr (KEEP)
           segment(i, &at, &l);
         if constexpr (input_of<Op>::one_array) {
-          if (n > segment_prefetch_min_bytes / BYTES) {
+          if (segment_from_dram(n, BYTES)) {
             const unsigned int rest = sized & (sized - 1);
             if (KEEP || rest) {
               size_t next_at, next_len;
