@@ -2,13 +2,15 @@
 // read ceiling, in one process, on the same buffers: M_R_segmented (long long
 // offsets) and M_R_rows against CUB's offsets API and, where the CUB has it
 // (3.2 and later), its fixed-size API. Uniform segment lengths 1 to 16M and
-// a single segment, for 2^28 and 2^22 elements in total; a power-law mix
-// and one giant segment among tiny ones (offsets forms only). Each figure is
+// a single segment, for 2^28 and 2^22 elements in total; a power-law mix,
+// one giant segment among tiny ones and short lengths of 0 to 32 (offsets
+// forms only). Each figure is
 // the mean time per call over back-to-back calls after warm-up (CUDA
 // events), shown as GB/s of input read (offsets and outputs not counted).
 // Writes a table to stdout and CSV to argv[1]; argv[2], when given, is a
 // comma-separated list of the shapes to time ("L=4096,4096x16K,one").
-// For A/B runs, BENCH_CASES lists the cases to time ("welford,maxsub") and
+// For A/B runs, BENCH_CASES lists the cases to time ("welford,maxsub"),
+// BENCH_LENGTHS the uniform lengths ("8,12,24"; 0 is one segment) and
 // BENCH_CUB_OFFSETS=0 leaves CUB's offsets API out.
 #include <cub/cub.cuh>
 #include <thrust/iterator/transform_iterator.h>
@@ -282,7 +284,12 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaDeviceSynchronize());
   std::printf("%-8s %-10s %10s %10s %9s %9s %9s %9s %7s %7s %7s %7s %7s %s\n", "case", "shape", "n", "segments", "seg_us",
               "rows_us", "cub_us", "fixed_us", "%ceil", "%ceil*", "cub/seg", "fix/row", "best", "check");
-  const size_t lengths[] = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1u << 20, 1u << 24, 0 /* one segment */};
+  std::vector<size_t> lengths = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1u << 20, 1u << 24, 0 /* one segment */};
+  if (const char *list = std::getenv("BENCH_LENGTHS")) {
+    lengths.clear();
+    for (char *end; *list; list = *end ? end + 1 : end)
+      lengths.push_back(std::strtoull(list, &end, 10));
+  }
   for (size_t n : {(size_t)1 << 28, (size_t)1 << 22}) {
     for (size_t length : lengths) {
       const size_t l = length ? length : n;
@@ -294,13 +301,16 @@ int main(int argc, char **argv) {
       std::snprintf(shape, sizeof shape, length ? "L=%zu" : "one", l);
       all_cases(shape, n, count, l, b);
     }
-    // skewed: power-law lengths, and one giant segment among tiny ones
+    // skewed: power-law lengths, one giant segment among tiny ones, short lengths
     std::vector<long long> off = power_law_offsets(n);
     CUDA_CHECK(cudaMemcpy(b.off, off.data(), off.size() * sizeof(long long), cudaMemcpyHostToDevice));
     all_cases("power-law", n, off.size() - 1, 0, b);
     off = giant_offsets(n);
     CUDA_CHECK(cudaMemcpy(b.off, off.data(), off.size() * sizeof(long long), cudaMemcpyHostToDevice));
     all_cases("giant", n, off.size() - 1, 0, b);
+    off = short_offsets(n);
+    CUDA_CHECK(cudaMemcpy(b.off, off.data(), off.size() * sizeof(long long), cudaMemcpyHostToDevice));
+    all_cases("short-mix", n, off.size() - 1, 0, b);
   }
   // the layer-norm shape: 4096 rows of 16384 floats
   uniform_offsets<<<1024, 256>>>(b.off, 4096, 16384);

@@ -1592,6 +1592,16 @@ struct row_offsets {
  * A block gets at least chunk_min elements (32 KiB: small inputs use fewer
  * blocks). Per lane at most 8 elements, or 64 bytes, are loaded at once. */
 constexpr int segment_group = 8;
+/* Narrower groups first where segments are short on average: a group of 8
+ * lanes on a segment of 16 ints loads 2 elements a lane, and every lane
+ * still pays the offsets, the fold's checks and 3 levels of shuffles for
+ * them. Launches that average up to 2 threads' worth of elements a segment
+ * run a pass of pairs of lanes, then (if any are that long) quads; those
+ * that average up to 4 threads' worth start with the quads (reduce_segments).
+ * H100, int, float, Welford and max-subarray: segments of 12 to 32 elements
+ * 1.3 to 3.2 times as fast at 2^28 elements and 1.2 to 2.8 at 2^22, lengths
+ * of 0 to 32 mixed 1.1 to 1.2; segments of 16 ran 1.6 to 1.8 times as fast
+ * with quads alone, 2.2 to 3.0 with pairs (bench/RESULTS.md, session 35). */
 __host__ __device__ constexpr int segment_per_lane(size_t size) { return clamp_int((int)(32 / size), 1, 8); }
 __host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)segment_per_lane(size); }
 __host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * segment_thread_max(size); }
@@ -2388,14 +2398,33 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * times as fast; at 2^22 segments of 256 to 4096 1.29 to 1.59). Checking
    * on every launch cost short segments 5 to 14 %. */
   bool group_sized = true, block_sized;
+  constexpr int BATCH = segment_batch<A>();
   if (n > GROUP_MAX * count)
-    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, segment_batch<A>(), true>(in, offsets, out, s_begin, s_end, 0,
+    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH, true>(in, offsets, out, s_begin, s_end, 0,
                                                                       THREAD_MAX, GROUP_MAX, &group_sized);
   else
-    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, segment_batch<A>()>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
+    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
+  /* Where segments average up to 2 or 4 threads' worth, pairs and quads of
+   * lanes take them before the groups of 8 (segment_group above). The
+   * pairs tell whether the quads or the groups have anything to do (one
+   * idle pass, as the groups alone were in the giant mix), the quads
+   * whether the groups have. */
+  size_t reduced_max = THREAD_MAX; /* the longest length reduced so far */
+  bool quad_sized = n <= 4 * THREAD_MAX * count;
+  if (block_sized && n <= 2 * THREAD_MAX * count) {
+    block_sized = reduce_segments_bounded<Op, BLOCK, 2, PER, BATCH, true>(in, offsets, out, s_begin, s_end, THREAD_MAX + 1,
+                                                                          2 * THREAD_MAX, GROUP_MAX, &group_sized);
+    quad_sized = group_sized;
+    reduced_max = 2 * THREAD_MAX;
+  }
+  if (block_sized && quad_sized) {
+    block_sized = reduce_segments_bounded<Op, BLOCK, 4, PER, BATCH, true>(
+        in, offsets, out, s_begin, s_end, reduced_max + 1, 4 * THREAD_MAX, GROUP_MAX, &group_sized);
+    reduced_max = 4 * THREAD_MAX;
+  }
   if (block_sized && group_sized)
-    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, segment_batch<A>()>(in, offsets, out, s_begin, s_end,
-                                                                            THREAD_MAX + 1, GROUP_MAX);
+    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, BATCH>(in, offsets, out, s_begin, s_end,
+                                                                                reduced_max + 1, GROUP_MAX);
   if (block_sized) {
     /* Warp w takes segments w, w + WARPS, ... of the block's: lane i loads
      * the offsets of the warp's i-th next segment, so one round of loads
