@@ -44,7 +44,7 @@ def load(directory, name, column):
 
 
 # the bench's own order of shapes after the uniform lengths
-NAMED_SHAPES = ["one", "power-law", "giant"]
+NAMED_SHAPES = ["one", "power-law", "giant", "short-mix"]
 
 
 def shape_order(shape):
