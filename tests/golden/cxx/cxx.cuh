@@ -1667,11 +1667,12 @@ constexpr int segment_group = 8;
  * still pays the offsets, the fold's checks and 3 levels of shuffles for
  * them. Launches that average up to 2 threads' worth of elements a segment
  * run a pass of pairs of lanes, then (if any are that long) quads; those
- * that average up to 4 threads' worth start with the quads (reduce_segments).
- * H100, int, float, Welford and max-subarray: segments of 12 to 32 elements
- * 1.3 to 3.2 times as fast at 2^28 elements and 1.2 to 2.8 at 2^22, lengths
- * of 0 to 32 mixed 1.1 to 1.2; segments of 16 ran 1.6 to 1.8 times as fast
- * with quads alone, 2.2 to 3.0 with pairs (bench/RESULTS.md, session 35). */
+ * that average up to 4 threads' worth, or whose lengths are mixed (a
+ * sample), start with the quads (reduce_segments). H100, int, float,
+ * Welford and max-subarray: segments of 12 to 32 elements 1.3 to 3.2 times
+ * as fast at 2^28 elements and 1.2 to 2.8 at 2^22, lengths of 0 to 32 mixed
+ * 1.5 to 1.7; segments of 16 ran 1.6 to 1.8 times as fast with quads alone,
+ * 2.2 to 3.0 with pairs (bench/RESULTS.md, session 35). */
 __host__ __device__ constexpr int segment_per_lane(size_t size) { return clamp_int((int)(32 / size), 1, 8); }
 __host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)segment_per_lane(size); }
 __host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * segment_thread_max(size); }
@@ -1819,21 +1820,27 @@ template <int BLOCK> struct index_probe {
 /* The check also counts, in its own barrier, the probe's sampled segments
  * (the first of each part below 2 BLOCK) longer than thread_max: warp w's
  * count goes to longer_in_warp[w], which sampled_longer adds up where the
- * shares are searched. */
+ * shares are searched; and those longer than a pair of lanes takes but
+ * short enough for a group of 8 (mixed_in_warp), which decide whether
+ * short segments skip the pairs (reduce_segments). */
 template <int BLOCK, class Offsets>
 __device__ __forceinline__ bool index_shares_fit(const Offsets &offsets, const index_shares &shares, size_t slope,
                                                  size_t limit, const index_probe<BLOCK> &probe, size_t thread_max,
-                                                 unsigned int *longer_in_warp) {
+                                                 unsigned int *longer_in_warp, unsigned int *mixed_in_warp) {
   bool over = false;
-  unsigned int longer = 0;
+  unsigned int longer = 0, mixed = 0;
 #pragma unroll
   for (int k = 0; k < index_probe<BLOCK>::PARTS; ++k) {
     const bool sampled = threadIdx.x + k * BLOCK < shares.parts;
     over = over || (sampled && probe.work[k] > limit);
     longer += __popc(__ballot_sync(0xffffffffu, sampled && probe.first_len[k] > thread_max));
+    mixed += __popc(__ballot_sync(0xffffffffu, sampled && probe.first_len[k] > 2 * thread_max &&
+                                                   probe.first_len[k] <= segment_group * thread_max));
   }
-  if ((threadIdx.x & 31) == 0)
+  if ((threadIdx.x & 31) == 0) {
     longer_in_warp[threadIdx.x >> 5] = longer;
+    mixed_in_warp[threadIdx.x >> 5] = mixed;
+  }
   for (unsigned int p = threadIdx.x + index_probe<BLOCK>::PARTS * BLOCK; p < shares.parts; p += BLOCK)
     over = over || shares.work(offsets, p, slope) > limit;
   return !__syncthreads_or(over);
@@ -2345,10 +2352,10 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t limit = even_chunk + segment_chunk_min(BYTES);
   /* no part can fit where the parts average more than the limit (one long
    * segment, or a few): no check then */
-  __shared__ unsigned int longer_in_warp[WARPS];
+  __shared__ unsigned int longer_in_warp[WARPS], mixed_in_warp[WARPS];
   const bool checked = Offsets::weighs_segments && count > 0 && work <= shares.parts * limit;
   const bool by_index =
-      checked && index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit, probe, THREAD_MAX, longer_in_warp);
+      checked && index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit, probe, THREAD_MAX, longer_in_warp, mixed_in_warp);
   /* searched shares weigh a segment by the probe's sample where there is
    * one; the chunk of SLOPE, computed while the probe's loads were in
    * flight, stands where the sample changes nothing */
@@ -2478,10 +2485,15 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * lanes take them before the groups of 8 (segment_group above). The
    * pairs tell whether the quads or the groups have anything to do (one
    * idle pass, as the groups alone were in the giant mix), the quads
-   * whether the groups have. */
+   * whether the groups have. Where more than an eighth of the check's
+   * sample is longer than a pair's (lengths of 0 to 32 ints, say), the
+   * quads take every short segment past a thread's, one sweep of the
+   * offsets fewer (H100, lengths 0 to 32: 1.31 to 1.43 times as fast). */
   size_t reduced_max = THREAD_MAX; /* the longest length reduced so far */
   bool quad_sized = n <= 4 * THREAD_MAX * count;
-  if (block_sized && n <= 2 * THREAD_MAX * count) {
+  const bool mixed = checked && (size_t)sampled_longer<BLOCK>(mixed_in_warp) * 8 >
+                                    (shares.parts < 2 * BLOCK ? shares.parts : 2 * BLOCK);
+  if (block_sized && !mixed && n <= 2 * THREAD_MAX * count) {
     block_sized = reduce_segments_bounded<Op, BLOCK, 2, PER, BATCH, true>(in, offsets, out, s_begin, s_end, THREAD_MAX + 1,
                                                                           2 * THREAD_MAX, GROUP_MAX, &group_sized);
     quad_sized = group_sized;

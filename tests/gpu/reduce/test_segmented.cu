@@ -102,22 +102,24 @@ static std::vector<size_t> layout(int which, size_t size) {
       len.push_back(r % 10 == 0 ? 65 + (r >> 8) % 256 : (r >> 8) % 4);
     }
     break;
-  case 7:   // short segments averaging up to 2 threads' worth: pairs of lanes,
-  case 8: { // then quads and groups of 8; up to 4 threads' worth: quads first
+  case 7:   // short segments averaging up to 2 threads' worth, a tenth longer: pairs of lanes, then
+  case 8:   // quads and groups of 8; 0 to 8 threads' worth (4 on average): quads first; 0 to 4
+  case 9: { // threads' worth (2 on average), half of them longer than a pair's
     const size_t per = size >= 32 ? 1 : size <= 4 ? 8 : 32 / size; // a thread's elements
     for (int i = 0; i < (small_run ? 40000 : 150000); i++) {
-      const unsigned long long r = mix(h + i), pick = r % 10, x = r >> 8;
-      len.push_back(which == 8 ? x % (8 * per) // 0 to 8 threads' worth, 4 on average
-                    : pick < 8 ? x % (2 * per + 1)
-                    : pick < 9 ? 2 * per + 1 + x % (2 * per)
-                               : 4 * per + 1 + x % (4 * per));
+      const unsigned long long r = mix(h + i), pick = r % 20, x = r >> 8;
+      len.push_back(which == 8   ? x % (8 * per)
+                    : which == 9 ? x % (4 * per + 1)
+                    : pick < 18  ? x % (2 * per + 1)
+                    : pick < 19  ? 2 * per + 1 + x % (2 * per)
+                                 : 4 * per + 1 + x % (4 * per));
     }
     break;
   }
   }
   return len;
 }
-static const int layouts = 9;
+static const int layouts = 10;
 
 template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN, ACC, OFF> &c) {
   // the largest layout decides the buffer
