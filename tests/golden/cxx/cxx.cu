@@ -455,13 +455,13 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && cxx::detail::row_groups_take(row_length * 16, sizeof(PairL))) {
+  if (num_rows > 1 && cxx::detail::row_groups_take(row_length * 16, sizeof(PairL), cxx::detail::lmax_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)cxx_lmax_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = cxx::detail::row_group_parts(
-        row_length, row_length * 16, sizeof(PairL), num_rows, (size_t)c.grid,
+        row_length, row_length * 16, num_rows, (size_t)c.grid,
         cxx::detail::block_tile_elements(c.block, c.items, 16, 1, 16));
     if (num_rows <= cxx::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */

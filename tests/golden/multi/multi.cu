@@ -378,13 +378,13 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, sizeof(double))) {
+  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::wide_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = multi::detail::row_group_parts(
-        row_length, row_length * multi::detail::wide_op::element_bytes, sizeof(double), num_rows, (size_t)c.grid,
+        row_length, row_length * multi::detail::wide_op::element_bytes, num_rows, (size_t)c.grid,
         multi::detail::block_tile_elements(c.block, c.items, 32, 4, multi::detail::wide_op::element_bytes));
     if (num_rows <= multi::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */
@@ -745,13 +745,13 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash))) {
+  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::pairs_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = multi::detail::row_group_parts(
-        row_length, row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), num_rows, (size_t)c.grid,
+        row_length, row_length * multi::detail::pairs_op::element_bytes, num_rows, (size_t)c.grid,
         multi::detail::block_tile_elements(c.block, c.items, 32, 4, multi::detail::pairs_op::element_bytes));
     if (num_rows <= multi::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */

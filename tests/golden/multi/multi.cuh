@@ -2612,20 +2612,22 @@ struct row_groups {
   unsigned int parts;   /* blocks per row */
 };
 
-/* Bytes of a row per block of its group: 64 KiB where the accumulator has
- * up to 8 bytes, else 256 KiB, since a block's own reduction and publish
- * cost more there (H100 at 2^28, rows of 2^16 to 2^24 elements, 256
- * against 64 KiB a block: Welford 1.00 to 1.06 times as fast, max-subarray
- * 1.06 to 1.12, int and float sums 0.99 to 1.00). A launch of fewer blocks
- * than fill the device gives each row more, down to 64 KiB a block (2^22
- * elements in rows of 2^16 or 2^20, 64 against 256 KiB: Welford 1.4 to 1.6
- * times as fast, max-subarray 1.1 to 1.3). A row gets at most 1024 blocks;
- * the last merges that many partials. */
+/* Bytes of a row per block of its group: 256 KiB, since a block's own
+ * reduction, publish and the last block's merge cost more than its reads
+ * of fewer (H100 at 2^28, rows of 2^16 to 2^24 elements, 256 against 64 KiB
+ * a block: Welford 1.00 to 1.06 times as fast, max-subarray 1.06 to 1.12,
+ * int and float sums 0.99 to 1.00; H200, int and float sums on rows of
+ * 2^16 1.05 times as fast, 232.5 against CUB 3.5's fixed-size 235.7 us, of
+ * 2^20 1.01). A launch of fewer blocks than fill the device gives each
+ * row more, down to 64 KiB a block (2^22 elements in rows of 2^16 or 2^20,
+ * 64 against 256 KiB: Welford 1.4 to 1.6 times as fast, max-subarray 1.1
+ * to 1.3). A row gets at most 1024 blocks; the last merges that many
+ * partials. */
+constexpr size_t row_group_bytes = 262144;
 constexpr size_t row_group_min_bytes = 65536;
 /* The most blocks a row-group launch has (a grid's x limit). */
 constexpr size_t row_groups_max_blocks = 0x7fffffff;
 constexpr size_t row_group_max_parts = 1024;
-__host__ __device__ constexpr size_t row_group_bytes(size_t acc_bytes) { return acc_bytes <= 8 ? 65536 : 262144; }
 /* The most blocks a row of `row_bytes` gets (the scratch holds a flag and
  * a partial for each). */
 __host__ __device__ constexpr size_t row_group_most_parts(size_t row_bytes) {
@@ -2646,13 +2648,13 @@ __host__ __device__ constexpr size_t block_tile_elements(int block, int items, i
 }
 
 /* Blocks per row for `count` rows of `length` elements and `row_bytes`
- * bytes, a `acc_bytes` accumulator, a kernel whose filling grid has `grid`
+ * bytes, a kernel whose filling grid has `grid`
  * blocks and whose block-wide tile holds `tile_elements` elements: every
  * part gets at least one tile after a head of up to 15 elements. */
-__host__ inline size_t row_group_parts(size_t length, size_t row_bytes, size_t acc_bytes, size_t count, size_t grid,
+__host__ inline size_t row_group_parts(size_t length, size_t row_bytes, size_t count, size_t grid,
                                        size_t tile_elements) {
   const size_t most = row_group_most_parts(row_bytes);
-  size_t parts = row_bytes / row_group_bytes(acc_bytes);
+  size_t parts = row_bytes / row_group_bytes;
   if (count < grid && count * parts < grid)
     parts = ceil_div(grid, count);
   parts = parts < most ? parts : most;
@@ -2760,14 +2762,20 @@ constexpr size_t long_row_tiles_max_bytes = 65536;
 __host__ __device__ constexpr bool enough_long_rows(size_t count, size_t warps) { return 2 * count >= warps; }
 
 /* Whether two or more rows of `row_bytes` take a group of blocks each:
- * rows longer than the tiles take, and where the accumulator has up to 8
- * bytes rows of 16 KiB or more, a block each (H100 at 2^28, against the
- * long-row tiles: int and float rows of 4096 and 16384 elements 1.03 to
- * 1.04 times as fast, 338.3 to 339.0 us, 1.00 to 1.01 times CUB 3.5's
- * fixed-size kernel, and 1.65 times at 2^22 on rows of 16384; Welford and
- * max-subarray rows of 4096 lost 16 and 22 % so and keep the tiles). */
-__host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t acc_bytes) {
-  return row_bytes > long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= row_tiles_max_bytes);
+ * rows longer than the tiles take, and a block each
+ * - where the accumulator has up to 8 bytes, rows of 16 KiB or more (H100
+ *   at 2^28, against the long-row tiles: int and float rows of 4096 and
+ *   16384 elements 1.03 to 1.04 times as fast, 338.3 to 339.0 us, 1.00 to
+ *   1.01 times CUB 3.5's fixed-size kernel, and 1.65 times at 2^22 on rows
+ *   of 16384; Welford and max-subarray rows of 4096 lost 16 and 22 % so
+ *   and keep the tiles);
+ * - for commutative accumulators of up to 16 bytes, rows of 64 KiB (H200,
+ *   Welford on rows of 16384 floats: 1.12 times as fast at 2^28, 85 % of
+ *   the read ceiling from 76 %, 1.08 at 2^22, 4096 rows 1.02; rows of 32
+ *   KiB lost 15 % at 2^28 that way, and rows of 16 KiB 45 %). */
+__host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t acc_bytes, bool commutative) {
+  return row_bytes > long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= row_tiles_max_bytes) ||
+         (commutative && acc_bytes <= 16 && row_bytes == long_row_tiles_max_bytes);
 }
 
 /* Whether rows of `length` elements of `size` bytes in `in` line up with

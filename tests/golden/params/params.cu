@@ -378,13 +378,13 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && params::detail::row_groups_take(row_length * 4, sizeof(Pick))) {
+  if (num_rows > 1 && params::detail::row_groups_take(row_length * 4, sizeof(Pick), params::detail::lastmax_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = params::detail::row_group_parts(
-        row_length, row_length * 4, sizeof(Pick), num_rows, (size_t)c.grid,
+        row_length, row_length * 4, num_rows, (size_t)c.grid,
         params::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
     if (num_rows <= params::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */
@@ -668,13 +668,13 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && params::detail::row_groups_take(row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick))) {
+  if (num_rows > 1 && params::detail::row_groups_take(row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::lastabove_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = params::detail::row_group_parts(
-        row_length, row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), num_rows, (size_t)c.grid,
+        row_length, row_length * params::detail::lastabove_op::element_bytes, num_rows, (size_t)c.grid,
         params::detail::block_tile_elements(c.block, c.items, 32, 4, params::detail::lastabove_op::element_bytes));
     if (num_rows <= params::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */

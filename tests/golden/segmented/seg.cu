@@ -301,13 +301,13 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 1, sizeof(long long))) {
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 1, sizeof(long long), seg::detail::total_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = seg::detail::row_group_parts(
-        row_length, row_length * 1, sizeof(long long), num_rows, (size_t)c.grid,
+        row_length, row_length * 1, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 16, 1));
     if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */
@@ -591,13 +591,13 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result))) {
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result), seg::detail::best_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = seg::detail::row_group_parts(
-        row_length, row_length * 4, sizeof(seg_best_result), num_rows, (size_t)c.grid,
+        row_length, row_length * 4, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
     if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */
@@ -881,13 +881,13 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 12, sizeof(Welford))) {
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 12, sizeof(Welford), seg::detail::lo_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = seg::detail::row_group_parts(
-        row_length, row_length * 12, sizeof(Welford), num_rows, (size_t)c.grid,
+        row_length, row_length * 12, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 48, 4, 12));
     if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */
@@ -1248,13 +1248,13 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub))) {
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub), seg::detail::maxsub_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = seg::detail::row_group_parts(
-        row_length, row_length * 4, sizeof(MaxSub), num_rows, (size_t)c.grid,
+        row_length, row_length * 4, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
     if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */
@@ -1538,13 +1538,13 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(Welford))) {
+  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(Welford), seg::detail::variance_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = seg::detail::row_group_parts(
-        row_length, row_length * 4, sizeof(Welford), num_rows, (size_t)c.grid,
+        row_length, row_length * 4, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
     if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */

@@ -455,13 +455,13 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   LaunchConfig c;
   cudaError_t err;
   /* long rows: a group of blocks per row */
-  if (num_rows > 1 && vectors::detail::row_groups_take(row_length * 3, sizeof(uint3))) {
+  if (num_rows > 1 && vectors::detail::row_groups_take(row_length * 3, sizeof(uint3), vectors::detail::rgbsum_op::commutative)) {
     static unsigned long long groups_cache[64];
     err = launch_config((const void *)vectors_rgbsum_row_groups_kernel, groups_cache, &c);
     if (err != cudaSuccess)
       return err;
     const size_t parts = vectors::detail::row_group_parts(
-        row_length, row_length * 3, sizeof(uint3), num_rows, (size_t)c.grid,
+        row_length, row_length * 3, num_rows, (size_t)c.grid,
         vectors::detail::block_tile_elements(c.block, c.items, 48, 16, 3));
     if (num_rows <= vectors::detail::row_groups_max_blocks / parts) {
       /* a slot per block where a row has several (no scratch for one) */

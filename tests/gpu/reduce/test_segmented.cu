@@ -156,7 +156,9 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // many as half the grid's warps (2200 x 4100: a last chunk of one group
   // for 4-byte elements; 70 x 8200 and 1000 x 4100 are too few and take the
   // split path), and a block each (the row groups) for accumulators of up
-  // to 8 bytes, at d_buf + 1 too; d_buf + 1 and the other lengths of up to
+  // to 8 bytes, at d_buf + 1 too; rows of 64 KiB (24 x 16384 for 4-byte
+  // elements) a block each for commutative accumulators of up to 16 bytes
+  // too; d_buf + 1 and the other lengths of up to
   // 64 KiB take the split path. Longer rows take a
   // group of blocks each: 16 x 50000, 120 x 70000 and 5 x 100003 (an odd
   // length: every row has its own head and tail at d_buf + 1) give one to
@@ -167,7 +169,7 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
                               {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
                               {200000, 1}, {131072, 16},
                               {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
-                              {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}};
+                              {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}, {24, 16384}};
   // scratch for the largest need of any call below
   size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
                                                                      : c.rows_temp(1, max_rows_n);
