@@ -3032,7 +3032,7 @@ __host__ __device__ constexpr bool enough_long_rows(size_t count, size_t warps) 
  *   KiB lost 15 % at 2^28 that way, and rows of 16 KiB 45 %). */
 __host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t acc_bytes, bool commutative) {
   return row_bytes > long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= row_tiles_max_bytes) ||
-         (commutative && acc_bytes <= 16 && row_bytes == long_row_tiles_max_bytes);
+         (commutative && acc_bytes <= 16 && row_bytes >= long_row_tiles_max_bytes);
 }
 
 /* Whether rows of `length` elements of `size` bytes in `in` line up with
