@@ -1793,7 +1793,10 @@ template <class ACC> __host__ __device__ constexpr bool segment_capped() { retur
  * 2^28 and 1.07 at 2^22, Welford 1.08 to 1.09 at 2^28 but 0.86 at 2^22,
  * max-subarray 0.95 and 0.91, sessions 31 and 34; Welford at 2^28 with 6,
  * 10, 12 and 16 KiB: 1.05, 1.10, 1.07, 0.97; max-subarray with 0.5 to 2
- * KiB 0.73 to 0.92, with 5 and 6 KiB 1.01 and 1.02, one lease) */
+ * KiB 0.73 to 0.92, with 5 and 6 KiB 1.01 and 1.02, one lease). On an
+ * H200 (session 37, the mix at 2^28): 3, 4 and 6 KiB gave int and float
+ * 0.94 to 1.02 and Welford 0.82 to 0.95; 12 to 32 KiB gave them 0.72 to
+ * 0.95 and 0.53 to 0.94; at 2^22, 6 KiB gave int and float 0.98. */
 template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes(bool commutative, bool from_dram) {
   return segment_capped<ACC>() || (commutative && from_dram) ? 8192 : 4096;
 }
@@ -2986,6 +2989,84 @@ __host__ __device__ constexpr int long_row_loads(int K, int group_bytes, int acc
   return K > 1 && 2 * K * group_bytes + K * acc_bytes > 160 ? long_row_loads(K / 2, group_bytes, acc_bytes) : K;
 }
 
+/* reduce_long_rows where every chunk is whole and a row is a whole number
+ * of rounds (row_groups a multiple of 32, chunks a multiple of K): the
+ * tile's groups are consecutive, so a round's loads are one running index
+ * on, and only a round's end asks whether the row ended. Chain k folds the
+ * same chunks, and the chains combine in the same order, as there. A
+ * round of Welford (2 chunks of 4 floats a lane) went from about 76
+ * instructions beside its folds to 15 (sm_90): on an H200, where those
+ * tiles are issue-bound, rows of 2048, 4096 and 8192 floats ran 1.12, 1.21
+ * and 1.19 times as fast at 2^28 elements (96 % of the read ceiling at
+ * 4096, from 79 %), 1.20 and 1.17 at 2^22 (rows of 8192 1.01). */
+template <class A, int VEC> __host__ __device__ constexpr bool full_rows_pay() {
+  /* With accumulators of up to 8 bytes both loops in one kernel spilled
+   * 44 to 48 bytes (the int and float sums at 64 registers), and their
+   * rows of 2048 ran 0.97 to 0.98 times as fast at 2^28 (1.11 at 2^22):
+   * their folds are cheap and their tiles wait on memory. Groups of
+   * several 16-byte loads (elements of 3, 6 or 12 bytes) spilled more so
+   * (a uchar3 sum's stack frame 136 -> 632 bytes) and were not timed. */
+  return sizeof(A) > 8 && VEC == 1;
+}
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_full_rows(typename input_of<Op>::source in, size_t first_group,
+                                                 unsigned int rounds, unsigned int row_rounds,
+                                                 typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, row_groups = row_rounds * K * 32;
+  size_t next = first_group + lane; /* this lane's group of the next round's first load */
+  unsigned int col = lane;          /* its group in the row being folded */
+  A acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  auto load_round = [&](T (&x)[K][U]) {
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      load_group<T, U, VEC, true>(in, next + (size_t)k * 32, x[k]);
+    next += (size_t)K * 32;
+  };
+  auto fold_round = [&](const T (&x)[K][U]) {
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        acc[k] = Op::fold(acc[k], x[k][u], (size_t)(col + k * 32) * U + u);
+    col += K * 32;
+    if (col >= row_groups) {
+      A v = acc[0];
+#pragma unroll
+      for (int k = 1; k < K; ++k)
+        v = Op::combine(v, acc[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        acc[k] = Op::identity();
+      v = warp_reduce<Op, true>(v, 32);
+      if (lane == 0)
+        *out = v;
+      ++out;
+      col = lane;
+    }
+  };
+  /* two buffers in turn: the next round's loads are in flight while one
+   * folds, and no copy moves them between the two */
+  T x[K][U], y[K][U];
+  load_round(x);
+  for (unsigned int left = rounds;;) {
+    if (left > 1)
+      load_round(y);
+    fold_round(x);
+    if (--left == 0)
+      break;
+    if (left > 1)
+      load_round(x);
+    fold_round(y);
+    if (--left == 0)
+      break;
+  }
+}
+
 /* Rows of more than 32 groups, for commutative operators: the warp takes a
  * row (or several short ones) a tile, K chunks of 32 groups a round, and
  * keeps each lane's share to the row's end in K chains (the k-th chunk of a
@@ -3010,6 +3091,10 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
   const size_t row0 = tile * t.tile_rows;
   const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
   const unsigned int total = rows * C;
+  if (full_rows_pay<A, VEC>() && G % 32 == 0 && C % K == 0) {
+    reduce_full_rows<Op, U, VEC, K>(in, row0 * G, rows * (C / K), C / K, out + row0);
+    return;
+  }
   size_t next_base = row0 * G;   /* the first group of the row of the next load */
   unsigned int next_chunk = 0;   /* and its chunk */
   unsigned int row = 0, chunk = 0; /* where the next fold is */

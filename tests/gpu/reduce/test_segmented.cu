@@ -149,7 +149,10 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // the row tiles: several rows a group (lengths 1 to 8, the last group cut
   // short by odd counts), a lane group a row (16 to 128: powers of two and
   // 24, 100), chunks of 32 groups (132, 256, 1000: a partial last chunk; 2048
-  // and 4000: long enough for several chains per lane with 4-byte elements), and
+  // and 4000: long enough for several chains per lane with 4-byte elements;
+  // 1280 and 1536: whole chunks only, in 5 and 6 rounds of 2 chains for
+  // 4-byte elements, which reduce_full_rows takes for accumulators of more
+  // than 8 bytes), and
   // many rows (200000 x 1, 131072 x 16, 49152 x 128: a tile of 4 to 8 rows
   // each, more tiles than the grid has warps); rows of 16 to 64 KiB take
   // them too, for accumulators of more than 8 bytes, where there are as
@@ -169,7 +172,8 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
                               {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
                               {200000, 1}, {131072, 16},
                               {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
-                              {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}, {24, 16384}};
+                              {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}, {24, 16384},
+                              {50, 1280},  {40, 1536}};
   // scratch for the largest need of any call below
   size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
                                                                      : c.rows_temp(1, max_rows_n);
