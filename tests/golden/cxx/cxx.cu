@@ -454,25 +454,34 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && cxx::detail::row_groups_take(row_length * 16, sizeof(PairL), cxx::detail::lmax_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)cxx_lmax_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)cxx_lmax_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = cxx::detail::row_group_parts(
         row_length, row_length * 16, num_rows, (size_t)c.grid,
         cxx::detail::block_tile_elements(c.block, c.items, 16, 1, 16));
-    if (num_rows <= cxx::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<PairL> t = parts > 1 ? temp_slots_in<PairL>(d_temp, slots) : temp_slots<PairL>{};
-      cxx_lmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, cxx::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > cxx::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<PairL> t = parts > 1 ? temp_slots_in<PairL>(d_temp, slots) : temp_slots<PairL>{};
+    cxx_lmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        d_in, cxx::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && cxx::detail::row_groups_take(row_length * 16, sizeof(PairL), cxx::detail::lmax_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   cxx::detail::row_tiles tiles;
   if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -514,7 +523,14 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
           d_in, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */

@@ -377,25 +377,34 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::wide_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = multi::detail::row_group_parts(
         row_length, row_length * multi::detail::wide_op::element_bytes, num_rows, (size_t)c.grid,
         multi::detail::block_tile_elements(c.block, c.items, 32, 4, multi::detail::wide_op::element_bytes));
-    if (num_rows <= multi::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<double> t = parts > 1 ? temp_slots_in<double>(d_temp, slots) : temp_slots<double>{};
-      multi_wide_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > multi::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<double> t = parts > 1 ? temp_slots_in<double>(d_temp, slots) : temp_slots<double>{};
+    multi_wide_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::wide_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -437,7 +446,14 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
           multi::detail::wide_op::source{d_in0, d_in1}, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
@@ -744,25 +760,34 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::pairs_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = multi::detail::row_group_parts(
         row_length, row_length * multi::detail::pairs_op::element_bytes, num_rows, (size_t)c.grid,
         multi::detail::block_tile_elements(c.block, c.items, 32, 4, multi::detail::pairs_op::element_bytes));
-    if (num_rows <= multi::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<PairHash> t = parts > 1 ? temp_slots_in<PairHash>(d_temp, slots) : temp_slots<PairHash>{};
-      multi_pairs_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > multi::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<PairHash> t = parts > 1 ? temp_slots_in<PairHash>(d_temp, slots) : temp_slots<PairHash>{};
+    multi_pairs_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::pairs_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   multi::detail::row_tiles tiles;
   if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -804,7 +829,14 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
           multi::detail::pairs_op::source{d_in0, d_in1}, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */

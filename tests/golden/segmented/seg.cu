@@ -300,25 +300,34 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 1, sizeof(long long), seg::detail::total_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = seg::detail::row_group_parts(
         row_length, row_length * 1, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 16, 1));
-    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<long long> t = parts > 1 ? temp_slots_in<long long>(d_temp, slots) : temp_slots<long long>{};
-      seg_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > seg::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<long long> t = parts > 1 ? temp_slots_in<long long>(d_temp, slots) : temp_slots<long long>{};
+    seg_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 1, sizeof(long long), seg::detail::total_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -360,7 +369,14 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
           d_in, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
@@ -590,25 +606,34 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result), seg::detail::best_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = seg::detail::row_group_parts(
         row_length, row_length * 4, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
-    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<seg_best_result> t = parts > 1 ? temp_slots_in<seg_best_result>(d_temp, slots) : temp_slots<seg_best_result>{};
-      seg_best_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > seg::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<seg_best_result> t = parts > 1 ? temp_slots_in<seg_best_result>(d_temp, slots) : temp_slots<seg_best_result>{};
+    seg_best_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result), seg::detail::best_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -650,7 +675,14 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
           d_in, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
@@ -880,25 +912,34 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 12, sizeof(Welford), seg::detail::lo_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = seg::detail::row_group_parts(
         row_length, row_length * 12, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 48, 4, 12));
-    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
-      seg_lo_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > seg::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
+    seg_lo_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 12, sizeof(Welford), seg::detail::lo_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -940,7 +981,14 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
           d_in, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
@@ -1247,25 +1295,34 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub), seg::detail::maxsub_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = seg::detail::row_group_parts(
         row_length, row_length * 4, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
-    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<MaxSub> t = parts > 1 ? temp_slots_in<MaxSub>(d_temp, slots) : temp_slots<MaxSub>{};
-      seg_maxsub_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > seg::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<MaxSub> t = parts > 1 ? temp_slots_in<MaxSub>(d_temp, slots) : temp_slots<MaxSub>{};
+    seg_maxsub_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub), seg::detail::maxsub_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -1307,7 +1364,14 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
           d_in, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
@@ -1537,25 +1601,34 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     return cudaErrorInvalidValue;
   LaunchConfig c;
   cudaError_t err;
-  /* long rows: a group of blocks per row */
-  if (num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(Welford), seg::detail::variance_op::commutative)) {
+  /* a group of blocks per row (reduce_row_groups); *launched stays false
+   * where the launch would pass the grid's limit */
+  auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    err = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
-    if (err != cudaSuccess)
-      return err;
+    cudaError_t e = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
+    if (e != cudaSuccess)
+      return e;
     const size_t parts = seg::detail::row_group_parts(
         row_length, row_length * 4, num_rows, (size_t)c.grid,
         seg::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
-    if (num_rows <= seg::detail::row_groups_max_blocks / parts) {
-      /* a slot per block where a row has several (no scratch for one) */
-      const size_t slots = num_rows * parts;
-      const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
-      seg_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-          d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-          t.flags, next_tag());
-      return cudaGetLastError();
-    }
-  }
+    if (num_rows > seg::detail::row_groups_max_blocks / parts)
+      return cudaSuccess;
+    /* a slot per block where a row has several (no scratch for one) */
+    const size_t slots = num_rows * parts;
+    const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
+    seg_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
+        d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
+        t.flags, next_tag());
+    *launched = true;
+    return cudaGetLastError();
+  };
+  bool launched = false;
+  /* long rows */
+  const bool groups_take =
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(Welford), seg::detail::variance_op::commutative);
+  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
+  bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
   if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
@@ -1597,7 +1670,14 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
           d_in, tiles, d_out);
       return cudaGetLastError();
     }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
   }
+  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
+   * block each, where the split path shares each row between blocks (H200
+   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
+  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+    return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
    * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */

@@ -157,9 +157,9 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // each, more tiles than the grid has warps); rows of 16 to 64 KiB take
   // them too, for accumulators of more than 8 bytes, where there are as
   // many as half the grid's warps (2200 x 4100: a last chunk of one group
-  // for 4-byte elements; 70 x 8200 and 1000 x 4100 are too few and take the
-  // split path), and a block each (the row groups) for accumulators of up
-  // to 8 bytes, at d_buf + 1 too; rows of 64 KiB (24 x 16384 for 4-byte
+  // for 4-byte elements; 70 x 8200 and 1000 x 4100 are too few for them
+  // and take a block each, the row groups), and a block each for
+  // accumulators of up to 8 bytes, at d_buf + 1 too; rows of 64 KiB (24 x 16384 for 4-byte
   // elements) a block each for commutative accumulators of up to 16 bytes
   // too; d_buf + 1 and the other lengths of up to
   // 64 KiB take the split path. Longer rows take a
@@ -290,11 +290,16 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
     CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
   }
 
-  // rows from a captured graph, replayed (70 x 8200: the split path, or a
-  // block a row for accumulators of up to 8 bytes; 5 x 100003: a group of
-  // blocks a row; a replay reuses the tag it was captured with)
-  for (const size_t length : {(size_t)8200, (size_t)100003}) {
-    const size_t rows = length == 8200 ? 70 : 5;
+  // rows from a captured graph, replayed (70 x 8200: a block a row, and
+  // at d_buf + 1 the split path for most element sizes; 5 x 100003: a group
+  // of blocks a row; a replay reuses the tag it was captured with)
+  const size_t graph_cases[][2] = {{8200, 0}, {8200, 1}, {100003, 0}}; /* length, shift */
+  for (auto &graph_case : graph_cases) {
+    const size_t length = graph_case[0], rows = length == 8200 ? 70 : 5;
+    const int shifted = (int)graph_case[1];
+    const IN *d_rows = d_buf + shifted;
+    if (shifted)
+      CUDA_CHECK(cudaMemcpy(d_buf + 1, h_in, rows * length * sizeof(IN), cudaMemcpyHostToDevice));
     std::vector<size_t> begin(rows), len(rows, length);
     for (size_t r = 0; r < rows; r++)
       begin[r] = r * length;
@@ -305,7 +310,7 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
     cudaGraph_t g;
     cudaGraphExec_t ge;
     CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    CUDA_CHECK(c.rows(d_buf, rows, length, d_out, d_temp, c.rows_temp(rows, length), s));
+    CUDA_CHECK(c.rows(d_rows, rows, length, d_out, d_temp, c.rows_temp(rows, length), s));
     CUDA_CHECK(cudaStreamEndCapture(s, &g));
     CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
     for (int replay = 0; replay < 3; replay++) {
@@ -313,12 +318,15 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
       CUDA_CHECK(cudaGraphLaunch(ge, s));
       CUDA_CHECK(cudaStreamSynchronize(s));
       char what[96];
-      std::snprintf(what, sizeof what, "rows %zu x %zu from a captured graph, each replay", rows, length);
+      std::snprintf(what, sizeof what, "rows %zu x %zu at d_in + %d from a captured graph, each replay", rows,
+                    length, shifted);
       compare(d_out, rows, h_in, begin, len, what);
     }
     CUDA_CHECK(cudaGraphExecDestroy(ge));
     CUDA_CHECK(cudaGraphDestroy(g));
     CUDA_CHECK(cudaStreamDestroy(s));
+    if (shifted)
+      CUDA_CHECK(cudaMemcpy(d_buf, h_in, max_n * sizeof(IN), cudaMemcpyHostToDevice));
   }
 
   // nothing to do: no segments, no rows; NULL pointers and temp_bytes 0 are fine
