@@ -6,7 +6,9 @@ $(MODULE)_REGENERATE := no # the files as generated are under test
 include $(OUT)/$(MODULE).mk
 NVCC      ?= nvcc
 CUDA_INC  := $(dir $(shell command -v $(NVCC)))../include
-NVFLAGS   := -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
+# --threads 0: one nvcc thread per CPU compiles the targets side by side
+# (2 cores, the segmented golden module's object: 229 s alone, 133 s so)
+NVFLAGS   := --threads 0 -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror $($(MODULE)_GENCODE) $($(MODULE)_INCLUDES)
 
 .DELETE_ON_ERROR:
 all: $(WORK)/c11.o $(WORK)/cxx.o $(WORK)/host.o $(WORK)/exercise.o $(WORK)/exercise.ptx
