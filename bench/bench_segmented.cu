@@ -23,6 +23,7 @@
 
 #include "cuda_check.cuh"
 #include "skewed_offsets.h"
+#include "segmented_inputs.cuh"
 
 #define FIXED_SIZE_API (CUB_VERSION >= 300200)
 
@@ -43,20 +44,6 @@ __global__ void read_ceiling(const int4 *__restrict__ p, size_t n4, int *sink) {
     *sink = acc.x;
 }
 
-__device__ unsigned int hash32(size_t i) {
-  unsigned long long x = i * 0x9e3779b97f4a7c15ULL;
-  x ^= x >> 31;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  return (unsigned int)(x >> 32);
-}
-__global__ void fill_int(int *p, size_t n) {
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    p[i] = (int)(hash32(i) % 201) - 100;
-}
-__global__ void fill_float(float *p, size_t n) {
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    p[i] = (float)(hash32(i) >> 8) * (1.0f / 16777216.0f);
-}
 
 static cudaEvent_t ev0, ev1;
 // Mean time per call: one warm-up call, one timed call to size the loop,

@@ -11,7 +11,7 @@
 #       working tree's gpugen into $AB.build/gen_NAME, compiles its module
 #       (ptxas -v into $AB/NAME.ptxas.txt) and links $AB/bs_NAME. The bench
 #       object is built once, against the pinned CCCL, and again when
-#       bench_segmented.cu is newer.
+#       bench_segmented.cu or a header of its own is newer.
 #   sh bench/segmented_ab.sh run RUNS "NAME ..." [SHAPES]
 #       on the GPU machine: RUNS rounds, each build once a round, in the
 #       order given in odd rounds and reversed in even ones (on an H100 the
@@ -41,7 +41,7 @@ build)
   mkdir -p "$AB" "$objects"
   rm -rf "$gen"
   (cd "$here" && "$root/gpugen" -o "$gen" bench_segmented.json)
-  if [ ! -f "$objects/main.o" ] || [ -n "$(find "$here/bench_segmented.cu" -newer "$objects/main.o")" ]; then
+  if [ ! -f "$objects/main.o" ] || [ -n "$(find "$here/bench_segmented.cu" "$here/segmented_inputs.cuh" "$here/skewed_offsets.h" -newer "$objects/main.o")" ]; then
     cccl=$(sh "$here/fetch_cccl.sh")
     "$NVCC" -std=c++17 -O3 -arch="$ARCH" -I"$cccl" -I"$gen" -I"$here" -c -o "$objects/main.o" \
       "$here/bench_segmented.cu"
