@@ -2042,18 +2042,22 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
  * one long segment 3 % slower, and at 2^22 up to 10 %). Larger ones keep
  * the spec's tuning: unmeasured. */
 template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
-/* segment_mix_cost's bytes: 8 KiB for the capped kernels and for larger
- * commutative accumulators where the launch reads from DRAM, else 4 KiB
- * (H100, the power-law mix with 8 KiB against 4: int and float 1.02 at
+/* segment_mix_cost's bytes: for the capped kernels 6 KiB where the launch
+ * reads from DRAM and 8 KiB where it does not; for larger commutative
+ * accumulators 8 KiB where it reads from DRAM; else 4 KiB (H100, the power-law mix with 8 KiB against 4: int and float 1.02 at
  * 2^28 and 1.07 at 2^22, Welford 1.08 to 1.09 at 2^28 but 0.86 at 2^22,
  * max-subarray 0.95 and 0.91, sessions 31 and 34; Welford at 2^28 with 6,
  * 10, 12 and 16 KiB: 1.05, 1.10, 1.07, 0.97; max-subarray with 0.5 to 2
  * KiB 0.73 to 0.92, with 5 and 6 KiB 1.01 and 1.02, one lease). On an
  * H200 (session 37, the mix at 2^28): 3, 4 and 6 KiB gave int and float
  * 0.94 to 1.02 and Welford 0.82 to 0.95; 12 to 32 KiB gave them 0.72 to
- * 0.95 and 0.53 to 0.94; at 2^22, 6 KiB gave int and float 0.98. */
+ * 0.95 and 0.53 to 0.94; at 2^22, 6 KiB gave int and float 0.98. So
+ * session 39 moved only the capped kernels' weight from DRAM: 5, 6 and 7
+ * KiB took int's and float's mix at 2^28 1.013 to 1.020 times as fast, 6
+ * KiB 1.017 to 1.020 in each of 4 rounds; every other shape read 0.998
+ * to 1.012, the 2^22 ones keeping 8 KiB (bench/RESULTS.md). */
 template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes(bool commutative, bool from_dram) {
-  return segment_capped<ACC>() || (commutative && from_dram) ? 8192 : 4096;
+  return segment_capped<ACC>() ? (from_dram ? 6144 : 8192) : commutative && from_dram ? 8192 : 4096;
 }
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
   return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
