@@ -3050,6 +3050,83 @@ __device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::sourc
   }
 }
 
+/* A tile of rows of exactly LANES groups (a power of two), from row
+ * `first`: the tile's groups are consecutive, so lane l's k-th load is group
+ * 32 k + l of the tile, a constant offset from its first. Only the tile
+ * that holds the last row (BOUNDED) asks which rows are there. The folds,
+ * the tree and the stores are reduce_grouped_rows' where lanes ==
+ * row_groups, so the results are bitwise its own; lanes of rows past the
+ * last fold what they did not load, in trees of their own, and store
+ * nothing. */
+template <class Op, int U, int VEC, int K, int LANES, bool BOUNDED>
+__device__ __forceinline__ void reduce_whole_grouped_tile(typename input_of<Op>::source in, size_t first,
+                                                          size_t count, typename Op::acc_type *out,
+                                                          unsigned int *stage) {
+  typedef typename Op::input_type T;
+  constexpr unsigned int per_chunk = 32 / LANES;
+  const unsigned int lane = threadIdx.x & 31, j = lane & (LANES - 1);
+  const size_t g = first * LANES + lane;
+  T x[K][U];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if (!BOUNDED || first + (size_t)k * per_chunk + lane / LANES < count)
+      load_group<T, U, VEC, true>(in, g + (size_t)k * 32, x[k]);
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t chunk_first = first + (size_t)k * per_chunk;
+    if (BOUNDED && chunk_first >= count)
+      break;
+    typename Op::acc_type v = Op::identity();
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      v = Op::fold(v, x[k][u], (size_t)j * U + u);
+    v = warp_reduce_lanes<Op, false, LANES>(v, (int)j, LANES, 0xffffffffu);
+    const unsigned int rows =
+        !BOUNDED || count - chunk_first >= per_chunk ? per_chunk : (unsigned int)(count - chunk_first);
+    store_rows(out, chunk_first, rows, v, j == 0 && (!BOUNDED || lane / LANES < rows), lane / LANES,
+               LANES == 1 ? stage : nullptr);
+  }
+}
+
+/* The grouped form's tiles where a row is LANES groups; at most one tile,
+ * the last, is not whole. */
+template <class Op, int BLOCK, int U, int VEC, int K, int LANES>
+__device__ __forceinline__ void reduce_grouped_tiles_of(typename input_of<Op>::source in, const row_tiles &t,
+                                                        typename Op::acc_type *out, unsigned int *stage) {
+  constexpr size_t tile_rows = (size_t)K * (32 / LANES);
+  const size_t warps = (size_t)gridDim.x * (BLOCK / 32), whole = t.count / tile_rows;
+  size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32;
+  for (; tile < whole; tile += warps)
+    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, false>(in, tile * tile_rows, t.count, out, stage);
+  if (tile < t.tiles)
+    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, true>(in, tile * tile_rows, t.count, out, stage);
+}
+
+/* Every tile of the grouped form: rows of a power of two groups (1 to 32)
+ * take the loop made for their width, the others reduce_grouped_rows,
+ * whose loads and stores each compute a row's place and bounds. H200 at
+ * 2^28, int rows of 16: 135 -> 52 M instructions (ncu; CUB 3.5's
+ * fixed-size kernel ran 28 M), 265.1 -> 261.6 us, a tie with that kernel;
+ * rows of 64 and 128 ints or floats 1.05 to 1.08 times as fast, Welford's
+ * and max-subarray's rows of 4 to 128 1.10 to 1.47; at 2^22, 1.01 to 1.53. */
+template <class Op, int BLOCK, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_grouped_tiles(typename input_of<Op>::source in, const row_tiles &t,
+                                                     typename Op::acc_type *out, unsigned int *stage) {
+  if (t.row_groups == t.lanes) {
+    switch (t.lanes) {
+    case 1: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 1>(in, t, out, stage);
+    case 2: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 2>(in, t, out, stage);
+    case 4: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 4>(in, t, out, stage);
+    case 8: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 8>(in, t, out, stage);
+    case 16: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 16>(in, t, out, stage);
+    default: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 32>(in, t, out, stage);
+    }
+  }
+  const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
+  for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps)
+    reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
+}
+
 /* Rows of 33 to 256 groups, for commutative operators: `lanes` lanes take
  * a row (32 / lanes rows a warp and tile); lane j folds the row's groups j,
  * j + lanes, ... (coalesced) in K chains, and the row's lanes reduce once.
@@ -3432,12 +3509,14 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
       __shared__ unsigned int words[BLOCK * (sizeof(A) / 4)];
       stage = words + (threadIdx.x / 32) * 32 * (sizeof(A) / 4);
     }
+    if constexpr (FORM == grouped_rows) {
+      reduce_grouped_tiles<Op, BLOCK, U, VEC, K>(in, t, out, stage);
+      return;
+    }
     const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
     for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps) {
       if constexpr (FORM == short_rows || FORM == dense_short_rows)
         reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
-      else if constexpr (FORM == grouped_rows)
-        reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
       else if constexpr (FORM == wide_rows && Op::commutative)
         reduce_wide_rows<Op, U, VEC, K>(in, t, tile, out);
       else if constexpr (Op::commutative)
