@@ -2998,9 +2998,9 @@ __device__ __forceinline__ void reduce_grouped_tiles_of(typename input_of<Op>::s
  * take the loop made for their width, the others reduce_grouped_rows,
  * whose loads and stores each compute a row's place and bounds. H200 at
  * 2^28, int rows of 16: 135 -> 52 M instructions (ncu; CUB 3.5's
- * fixed-size kernel ran 28 M), 265.1 -> 261.6 us, a tie with that kernel;
+ * fixed-size kernel ran 28 M), 265.1 -> 261.7 us, within 0.1 us of that kernel;
  * rows of 64 and 128 ints or floats 1.05 to 1.08 times as fast, Welford's
- * and max-subarray's rows of 4 to 128 1.10 to 1.47; at 2^22, 1.01 to 1.53. */
+ * and max-subarray's rows of 4 to 128 1.01 to 1.45; at 2^22, 1.01 to 1.53. */
 template <class Op, int BLOCK, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_grouped_tiles(typename input_of<Op>::source in, const row_tiles &t,
                                                      typename Op::acc_type *out, unsigned int *stage) {
@@ -3388,6 +3388,60 @@ __host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms, bo
   return every_tile || (blocks >= waves * (size_t)grid && grid >= 3 * sms) ? (unsigned int)all
          : blocks < (size_t)grid                            ? (unsigned int)blocks
                                                             : (unsigned int)grid;
+}
+
+/* The most threads and blocks an SM of the architecture being compiled
+ * holds: ptxas warns at launch bounds past them, which -Werror makes an
+ * error (checked with CUDA 13.0's ptxas for each architecture it lists).
+ * 1024 and 16 for sm_75 and any architecture not listed. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || \
+                               __CUDA_ARCH__ == 1030)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 32;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1100 || __CUDA_ARCH__ == 1200 || \
+                                 __CUDA_ARCH__ == 1210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 24;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 16;
+#else
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#endif
+/* Blocks an SM for the one-tile row kernel: as many as the SM holds. */
+__host__ __device__ constexpr int row_blocks_min_blocks(int block, int tuned_min_blocks) {
+  return clamp_int(sm_threads_max / block > tuned_min_blocks ? sm_threads_max / block : tuned_min_blocks, 1,
+                   sm_blocks_max);
+}
+/* Rows of one block tile at most (BLOCK * K groups) that the row groups
+ * would take, for commutative accumulators of up to 8 bytes: a block a
+ * row, each thread K groups BLOCK apart, one block reduce, no pipeline and
+ * no partials, so that as many threads as the SM holds fit it (sm_90: 32
+ * registers at 256 threads a block). Other operators compile it empty. */
+template <class Op> __host__ __device__ constexpr bool row_blocks_pay() {
+  return Op::commutative && sizeof(typename Op::acc_type) <= 8;
+}
+template <class Op, int BLOCK, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_row_blocks(typename input_of<Op>::source in, const row_tiles t,
+                                                  typename Op::acc_type *out) {
+  if constexpr (U > 0 && row_blocks_pay<Op>()) {
+    typedef typename Op::acc_type A;
+    typedef typename Op::input_type T;
+    __shared__ A scratch[32];
+    const size_t row = blockIdx.x, G = t.row_groups, first = row * G;
+    T x[K][U];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (threadIdx.x + (size_t)k * BLOCK < G)
+        load_group<T, U, VEC, true>(in, first + threadIdx.x + (size_t)k * BLOCK, x[k]);
+    A acc = Op::identity();
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (threadIdx.x + (size_t)k * BLOCK < G)
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          acc = Op::fold(acc, x[k][u], (threadIdx.x + (size_t)k * BLOCK) * U + u);
+    acc = block_reduce<Op>(acc, scratch, BLOCK);
+    if (threadIdx.x == 0)
+      out[row] = acc;
+  }
 }
 
 /* Every row, one tile per warp at a time. */

@@ -308,6 +308,15 @@ params_lastmax_row_groups_kernel(const float *in, params::detail::row_groups row
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows of one block tile, a block each (reduce_row_blocks). */
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::row_blocks_min_blocks(params::detail::tuned_block,
+                                                                           params::detail::tuned_min_blocks))
+params_lastmax_row_blocks_kernel(const float *in, params::detail::row_tiles tiles, Pick *out) {
+  params::detail::reduce_row_blocks<params::detail::lastmax_op, params::detail::tuned_block, 4, 1,
+                                  params::detail::groups_per_lane(params::detail::tuned_items, 16)>(in, tiles, out);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <params::detail::row_form FORM>
 static __global__ void __launch_bounds__(params::detail::tuned_block,
@@ -402,6 +411,25 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   /* long rows */
   const bool groups_take =
       num_rows > 1 && params::detail::row_groups_take(row_length * 4, sizeof(Pick), params::detail::lastmax_op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
+   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
+   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
+   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
+   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
+  if (groups_take && params::detail::row_blocks_pay<params::detail::lastmax_op>() && num_rows <= 0x7fffffff) {
+    params::detail::row_tiles one_tile;
+    if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
+      static unsigned long long blocks_cache[64];
+      err = launch_config((const void *)params_lastmax_row_blocks_kernel, blocks_cache, &c);
+      if (err != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * params::detail::groups_per_lane(c.items, 16)) {
+        params_lastmax_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(d_in, one_tile, d_out);
+        return cudaGetLastError();
+      }
+    }
+  }
   if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   bool too_few_for_tiles = false;
@@ -614,6 +642,15 @@ params_lastabove_row_groups_kernel(params::detail::lastabove_op::source in, para
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows of one block tile, a block each (reduce_row_blocks). */
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::row_blocks_min_blocks(params::detail::tuned_block,
+                                                                           params::detail::tuned_min_blocks))
+params_lastabove_row_blocks_kernel(params::detail::lastabove_op::source in, params::detail::row_tiles tiles, Pick *out) {
+  params::detail::reduce_row_blocks<params::detail::lastabove_op, params::detail::tuned_block, 4, 2,
+                                  params::detail::groups_per_lane(params::detail::tuned_items, 32)>(in, tiles, out);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <params::detail::row_form FORM>
 static __global__ void __launch_bounds__(params::detail::tuned_block,
@@ -708,6 +745,25 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   /* long rows */
   const bool groups_take =
       num_rows > 1 && params::detail::row_groups_take(row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::lastabove_op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
+   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
+   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
+   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
+   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
+  if (groups_take && params::detail::row_blocks_pay<params::detail::lastabove_op>() && num_rows <= 0x7fffffff) {
+    params::detail::row_tiles one_tile;
+    if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &one_tile)) {
+      static unsigned long long blocks_cache[64];
+      err = launch_config((const void *)params_lastabove_row_blocks_kernel, blocks_cache, &c);
+      if (err != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * params::detail::groups_per_lane(c.items, 32)) {
+        params_lastabove_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, one_tile, d_out);
+        return cudaGetLastError();
+      }
+    }
+  }
   if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   bool too_few_for_tiles = false;

@@ -231,6 +231,15 @@ seg_total_row_groups_kernel(const int8_t *in, seg::detail::row_groups rows, long
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows of one block tile, a block each (reduce_row_blocks). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_blocks_min_blocks(seg::detail::tuned_block,
+                                                                           seg::detail::tuned_min_blocks))
+seg_total_row_blocks_kernel(const int8_t *in, seg::detail::row_tiles tiles, long long *out) {
+  seg::detail::reduce_row_blocks<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16)>(in, tiles, out);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -325,6 +334,25 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   /* long rows */
   const bool groups_take =
       num_rows > 1 && seg::detail::row_groups_take(row_length * 1, sizeof(long long), seg::detail::total_op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
+   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
+   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
+   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
+   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
+  if (groups_take && seg::detail::row_blocks_pay<seg::detail::total_op>() && num_rows <= 0x7fffffff) {
+    seg::detail::row_tiles one_tile;
+    if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &one_tile)) {
+      static unsigned long long blocks_cache[64];
+      err = launch_config((const void *)seg_total_row_blocks_kernel, blocks_cache, &c);
+      if (err != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
+        seg_total_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(d_in, one_tile, d_out);
+        return cudaGetLastError();
+      }
+    }
+  }
   if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   bool too_few_for_tiles = false;
@@ -537,6 +565,15 @@ seg_best_row_groups_kernel(const float *in, seg::detail::row_groups rows, seg_be
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows of one block tile, a block each (reduce_row_blocks). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_blocks_min_blocks(seg::detail::tuned_block,
+                                                                           seg::detail::tuned_min_blocks))
+seg_best_row_blocks_kernel(const float *in, seg::detail::row_tiles tiles, seg_best_result *out) {
+  seg::detail::reduce_row_blocks<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16)>(in, tiles, out);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -631,6 +668,25 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   /* long rows */
   const bool groups_take =
       num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result), seg::detail::best_op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
+   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
+   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
+   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
+   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
+  if (groups_take && seg::detail::row_blocks_pay<seg::detail::best_op>() && num_rows <= 0x7fffffff) {
+    seg::detail::row_tiles one_tile;
+    if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
+      static unsigned long long blocks_cache[64];
+      err = launch_config((const void *)seg_best_row_blocks_kernel, blocks_cache, &c);
+      if (err != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
+        seg_best_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(d_in, one_tile, d_out);
+        return cudaGetLastError();
+      }
+    }
+  }
   if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   bool too_few_for_tiles = false;
@@ -843,6 +899,15 @@ seg_lo_row_groups_kernel(const Welford *in, seg::detail::row_groups rows, Welfor
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows of one block tile, a block each (reduce_row_blocks). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_blocks_min_blocks(seg::detail::tuned_block,
+                                                                           seg::detail::tuned_min_blocks))
+seg_lo_row_blocks_kernel(const Welford *in, seg::detail::row_tiles tiles, Welford *out) {
+  seg::detail::reduce_row_blocks<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 48)>(in, tiles, out);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -937,6 +1002,25 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   /* long rows */
   const bool groups_take =
       num_rows > 1 && seg::detail::row_groups_take(row_length * 12, sizeof(Welford), seg::detail::lo_op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
+   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
+   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
+   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
+   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
+  if (groups_take && seg::detail::row_blocks_pay<seg::detail::lo_op>() && num_rows <= 0x7fffffff) {
+    seg::detail::row_tiles one_tile;
+    if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &one_tile)) {
+      static unsigned long long blocks_cache[64];
+      err = launch_config((const void *)seg_lo_row_blocks_kernel, blocks_cache, &c);
+      if (err != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 48)) {
+        seg_lo_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(d_in, one_tile, d_out);
+        return cudaGetLastError();
+      }
+    }
+  }
   if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   bool too_few_for_tiles = false;
@@ -1226,6 +1310,15 @@ seg_maxsub_row_groups_kernel(const int *in, seg::detail::row_groups rows, MaxSub
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows of one block tile, a block each (reduce_row_blocks). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_blocks_min_blocks(seg::detail::tuned_block,
+                                                                           seg::detail::tuned_min_blocks))
+seg_maxsub_row_blocks_kernel(const int *in, seg::detail::row_tiles tiles, MaxSub *out) {
+  seg::detail::reduce_row_blocks<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16)>(in, tiles, out);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -1320,6 +1413,25 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   /* long rows */
   const bool groups_take =
       num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub), seg::detail::maxsub_op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
+   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
+   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
+   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
+   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
+  if (groups_take && seg::detail::row_blocks_pay<seg::detail::maxsub_op>() && num_rows <= 0x7fffffff) {
+    seg::detail::row_tiles one_tile;
+    if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
+      static unsigned long long blocks_cache[64];
+      err = launch_config((const void *)seg_maxsub_row_blocks_kernel, blocks_cache, &c);
+      if (err != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
+        seg_maxsub_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(d_in, one_tile, d_out);
+        return cudaGetLastError();
+      }
+    }
+  }
   if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   bool too_few_for_tiles = false;
@@ -1532,6 +1644,15 @@ seg_variance_row_groups_kernel(const float *in, seg::detail::row_groups rows, We
       in, rows, out, partials, flags, tag);
 }
 
+/* Rows of one block tile, a block each (reduce_row_blocks). */
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::row_blocks_min_blocks(seg::detail::tuned_block,
+                                                                           seg::detail::tuned_min_blocks))
+seg_variance_row_blocks_kernel(const float *in, seg::detail::row_tiles tiles, Welford *out) {
+  seg::detail::reduce_row_blocks<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,
+                                  seg::detail::groups_per_lane(seg::detail::tuned_items, 16)>(in, tiles, out);
+}
+
 /* Rows that line up with the 16-byte groups (reduce_row_tiles). */
 template <seg::detail::row_form FORM>
 static __global__ void __launch_bounds__(seg::detail::tuned_block,
@@ -1626,6 +1747,25 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   /* long rows */
   const bool groups_take =
       num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(Welford), seg::detail::variance_op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
+   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
+   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
+   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
+   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
+  if (groups_take && seg::detail::row_blocks_pay<seg::detail::variance_op>() && num_rows <= 0x7fffffff) {
+    seg::detail::row_tiles one_tile;
+    if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
+      static unsigned long long blocks_cache[64];
+      err = launch_config((const void *)seg_variance_row_blocks_kernel, blocks_cache, &c);
+      if (err != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
+        seg_variance_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(d_in, one_tile, d_out);
+        return cudaGetLastError();
+      }
+    }
+  }
   if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   bool too_few_for_tiles = false;

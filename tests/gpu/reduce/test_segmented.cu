@@ -166,14 +166,17 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // group of blocks each: 16 x 50000, 120 x 70000 and 5 x 100003 (an odd
   // length: every row has its own head and tail at d_buf + 1) give one to
   // a few blocks a row by element size, 3 x (2^21 + 5) up to 256; a single
-  // row is the flat reduction. At most max_segments rows.
+  // row is the flat reduction. Rows of 16 KiB (200 x 4096, 33 x 8192 and
+  // 20 x 2048 by element size) fit one block tile and take a block each in
+  // a kernel of their own, for commutative accumulators of up to 8 bytes.
+  // At most max_segments rows.
   const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
                               {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
                               {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
                               {200000, 1}, {131072, 16},
                               {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
                               {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}, {24, 16384},
-                              {50, 1280},  {40, 1536}};
+                              {50, 1280},  {40, 1536}, {200, 4096}, {33, 8192}, {20, 2048}};
   // scratch for the largest need of any call below
   size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
                                                                      : c.rows_temp(1, max_rows_n);
