@@ -148,6 +148,40 @@ static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
     qsort(s->targets, (size_t)s->ntargets, sizeof(Target), compare_targets);
 }
 
+/* The tuning a device of compute capability arch gets: the entry of the
+ * largest tuned target not above it, else "default" (M_tuning_for_arch on
+ * the host, the #if chain on __CUDA_ARCH__ in the kernels). */
+const Target *spec_tuned_target(const Spec *spec, int arch) {
+  const Target *chosen = NULL;
+  for (int i = 0; i < spec->ntargets; i++)
+    if (spec->targets[i].tuned && spec->targets[i].arch <= arch)
+      chosen = &spec->targets[i];
+  return chosen;
+}
+
+/* The blocks an SM that the tuning a target compiles with asks for in
+ * __launch_bounds__ must fit that target's SM, or ptxas rejects the kernel
+ * under -Werror (target_sm_limits). */
+static void check_tuning_fits(const Spec *s) {
+  for (int i = 0; i < s->ntargets; i++) {
+    const Target *t = &s->targets[i], *from = spec_tuned_target(s, t->arch);
+    const Tuning *tu = from ? &from->tuning : &s->default_tuning;
+    if (!tu->min_blocks_per_sm)
+      continue;
+    const char *where = arena_printf("%s.min_blocks_per_sm", from ? from->tuning_path : "tuning.default");
+    const char *taker = from == t ? "" : arena_printf(" (%s has no entry of its own and takes this one)", t->name);
+    int threads, blocks;
+    target_sm_limits(t->arch, &threads, &blocks);
+    if (tu->min_blocks_per_sm > blocks)
+      ERR(where, "%d blocks an SM, but an SM of %s holds at most %d%s", tu->min_blocks_per_sm, t->name, blocks,
+          taker);
+    else if (tu->min_blocks_per_sm * tu->block > threads)
+      ERR(where, "%d blocks of %d threads an SM is %d threads, but an SM of %s holds at most %d; ask for %d or fewer%s",
+          tu->min_blocks_per_sm, tu->block, tu->min_blocks_per_sm * tu->block, t->name, threads, threads / tu->block,
+          taker);
+  }
+}
+
 static void check_tuning(Spec *s) {
   for (int i = 0; i < s->ntuning_entries; i++) {
     TuningEntry *e = &s->tuning_entries[i];
@@ -168,6 +202,7 @@ static void check_tuning(Spec *s) {
     }
     match->tuned = true;
     match->tuning = e->tuning;
+    match->tuning_path = e->path;
   }
   /* The run-time rule picks a tuning by architecture number, so targets of
    * one number (sm_90 and sm_90a) must share theirs, or one never applies. */
@@ -181,7 +216,7 @@ static void check_tuning(Spec *s) {
         ERR("tuning", "targets '%s' and '%s' are both architecture %d, which picks one tuning at run time; "
             "give them the same tuning, or the one of '%s' never takes effect", a->name, b->name, a->arch,
             b->name);
-    }
+    }  check_tuning_fits(s);
 }
 
 static Map *types_by_name; /* the spec's types by name, filled by check_types */

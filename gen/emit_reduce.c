@@ -351,7 +351,8 @@ void emit_reduce_device(const Spec *spec, Buf *b) {
   if (!spec->nreductions)
     return;
   buf_put(b, "\n/* ---- reductions ---- */\n");
-  template_emit(b, "reduce.cuh.tmpl", "machinery", NULL);
+  const char *machinery_kv[] = {"SM_LIMITS", target_sm_limits_cpp(), NULL};
+  template_emit(b, "reduce.cuh.tmpl", "machinery", machinery_kv);
   for (int i = 0; i < spec->nreductions; i++)
     if (spec->reductions[i].segmented) {
       template_emit(b, "reduce.cuh.tmpl", "segmented_machinery", NULL);

@@ -19,16 +19,6 @@ static int padding_after(const Type *t, int f) {
   return next - end;
 }
 
-/* The tuning a device of compute capability arch gets: the entry of the
- * largest tuned target not above it, else "default" (M_tuning_for_arch). */
-static const Target *tuned_target_for(const Spec *spec, int arch) {
-  const Target *chosen = NULL;
-  for (int i = 0; i < spec->ntargets; i++)
-    if (spec->targets[i].tuned && spec->targets[i].arch <= arch)
-      chosen = &spec->targets[i];
-  return chosen;
-}
-
 /* The grid cap behind the temp size lives in the reduction template; read it
  * from there rather than keep a second copy of the number. */
 static long long template_max_grid(void) {
@@ -270,7 +260,7 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
              "          (upper_bound(X) - 1 over the tuned targets in ascending order), else \"default\":\n");
   for (int i = 0; i < spec->ntargets; i++) {
     const Target *t = &spec->targets[i];
-    const Target *from = tuned_target_for(spec, t->arch);
+    const Target *from = spec_tuned_target(spec, t->arch);
     const Tuning *tu = from ? &from->tuning : &spec->default_tuning;
     buf_printf(b, "    %-8s block %4d, items_per_thread %3d, min_blocks_per_sm %s  (%s)\n", t->name, tu->block,
                tu->items_per_thread, tu->min_blocks_per_sm ? arena_printf("%d", tu->min_blocks_per_sm) : "-",
@@ -373,7 +363,7 @@ static void json_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
              p->per_group, p->per_group ? "true" : "false");
   for (int i = 0; i < spec->ntargets; i++) {
     const Target *t = &spec->targets[i];
-    const Target *from = tuned_target_for(spec, t->arch);
+    const Target *from = spec_tuned_target(spec, t->arch);
     const Tuning *tu = from ? &from->tuning : &spec->default_tuning;
     buf_printf(b, "%s{\"target\": \"%s\", \"block\": %d, \"items_per_thread\": %d, \"min_blocks_per_sm\": %d, "
                "\"from\": \"%s\"}", i ? ",\n                " : "", t->name, tu->block, tu->items_per_thread,

@@ -98,6 +98,8 @@ const char *ident_reserved(const char *name, bool macros_only);
 /* targets.c: CUDA architectures */
 bool target_parse(const char *name, int *arch, char *suffix);
 const char *target_known_list(void);
+void target_sm_limits(int arch, int *threads, int *blocks);
+const char *target_sm_limits_cpp(void);
 /* architectures the installed nvcc can build, as "compute_NN" numbers;
  * returns -1 with a message in *why when nvcc cannot be asked */
 int nvcc_supported_archs(int *archs, int max, const char **why);
@@ -112,6 +114,7 @@ Spec *spec_parse(const char *path, const char *text, size_t len);
 
 /* check.c */
 void spec_check(Spec *spec, const int *nvcc_archs, int n_nvcc_archs);
+const Target *spec_tuned_target(const Spec *spec, int arch);
 
 /* clangcheck.c: the user's headers against the spec, through libclang */
 typedef struct {

@@ -174,6 +174,7 @@ typedef struct {
   char suffix;          /* 0, 'a' or 'f' */
   bool tuned;
   Tuning tuning;
+  const char *tuning_path; /* the entry it was tuned by (tuning.sm_90) when tuned */
 } Target;
 
 typedef struct {

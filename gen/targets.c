@@ -11,6 +11,69 @@
 static const int known_archs[] = {20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75,
                                   80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
 
+/* The most threads and blocks one SM of each architecture holds. ptxas
+ * rejects __launch_bounds__ past them (its "out of range" warning, an error
+ * under -Werror), so the spec's tuning is checked against them and the
+ * emitted kernels cap their derived bounds with them. sm_75 to sm_121 are
+ * what CUDA 13.0's ptxas accepts, probed one by one; the older ones are
+ * the CUDA Programming Guide's table; sm_101 is sm_110 before CUDA 13
+ * renamed it. */
+static const struct {
+  int arch, threads, blocks;
+} sm_limits[] = {
+    {20, 1536, 8},   {21, 1536, 8},   {30, 2048, 16},  {32, 2048, 16},  {35, 2048, 16},  {37, 2048, 16},
+    {50, 2048, 32},  {52, 2048, 32},  {53, 2048, 32},  {60, 2048, 32},  {61, 2048, 32},  {62, 2048, 32},
+    {70, 2048, 32},  {72, 2048, 32},  {75, 1024, 16},  {80, 2048, 32},  {86, 1536, 16},  {87, 1536, 16},
+    {88, 1536, 16},  {89, 1536, 24},  {90, 2048, 32},  {100, 2048, 32}, {101, 1536, 24}, {103, 2048, 32},
+    {110, 1536, 24}, {120, 1536, 24}, {121, 1536, 24},
+};
+enum { sm_limits_count = sizeof sm_limits / sizeof sm_limits[0] };
+
+/* The limits of `arch`; an architecture not in the table gets the smallest
+ * of the current ones (sm_75's), as the emitted code does. */
+void target_sm_limits(int arch, int *threads, int *blocks) {
+  *threads = 1024;
+  *blocks = 16;
+  for (int i = 0; i < sm_limits_count; i++)
+    if (sm_limits[i].arch == arch) {
+      *threads = sm_limits[i].threads;
+      *blocks = sm_limits[i].blocks;
+    }
+}
+
+/* The same table as C++ for the emitted code: sm_threads_max and
+ * sm_blocks_max for the architecture being compiled, one #if branch per
+ * pair of limits, the fallback (host pass, unknown architectures) last. */
+const char *target_sm_limits_cpp(void) {
+  Buf b = {0};
+  bool done[sm_limits_count] = {false};
+  const char *kw = "#if";
+  for (int i = 0; i < sm_limits_count; i++) {
+    if (done[i])
+      continue;
+    buf_printf(&b, "%s defined(__CUDA_ARCH__) && (", kw);
+    int on_line = 0;
+    for (int j = i; j < sm_limits_count; j++) {
+      if (sm_limits[j].threads != sm_limits[i].threads || sm_limits[j].blocks != sm_limits[i].blocks)
+        continue;
+      done[j] = true;
+      if (on_line == 4) {
+        buf_put(&b, " \\\n    ");
+        on_line = 0;
+      }
+      buf_printf(&b, "%s__CUDA_ARCH__ == %d", j == i ? "" : on_line ? " || " : "|| ", sm_limits[j].arch * 10);
+      on_line++;
+    }
+    buf_printf(&b, ")\nconstexpr int sm_threads_max = %d, sm_blocks_max = %d;\n", sm_limits[i].threads,
+               sm_limits[i].blocks);
+    kw = "#elif";
+  }
+  buf_put(&b, "#else\nconstexpr int sm_threads_max = 1024, sm_blocks_max = 16;\n#endif");
+  const char *text = arena_strdup(b.data);
+  buf_free(&b);
+  return text;
+}
+
 bool target_parse(const char *name, int *arch, char *suffix) {
   if (strncmp(name, "sm_", 3) != 0)
     return false;

@@ -123,7 +123,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(basic::detail::tuned_block,
+                                        basic::detail::sm_min_blocks(basic::detail::tuned_block,
+                                                                    basic::detail::tuned_min_blocks))
 basic_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::total_op, basic::detail::tuned_block, 16, 1,
@@ -200,7 +202,9 @@ extern "C" long long basic_total_host(const int8_t *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(basic::detail::tuned_block,
+                                        basic::detail::sm_min_blocks(basic::detail::tuned_block,
+                                                                    basic::detail::tuned_min_blocks))
 basic_fmax_kernel(const float *in, size_t n, size_t head, bool vector, float *out, float *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::fmax_op, basic::detail::tuned_block, 4, 1,
@@ -277,7 +281,9 @@ extern "C" float basic_fmax_host(const float *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(basic::detail::tuned_block,
+                                        basic::detail::sm_min_blocks(basic::detail::tuned_block,
+                                                                    basic::detail::tuned_min_blocks))
 basic_best_kernel(const double *in, size_t n, size_t head, bool vector, basic_best_result *out, basic_best_result *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::best_op, basic::detail::tuned_block, 2, 1,
@@ -354,7 +360,9 @@ extern "C" basic_best_result basic_best_host(const double *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(basic::detail::tuned_block,
+                                        basic::detail::sm_min_blocks(basic::detail::tuned_block,
+                                                                    basic::detail::tuned_min_blocks))
 basic_mask_kernel(const IntLL *in, size_t n, size_t head, bool vector, IntLL *out, IntLL *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::mask_op, basic::detail::tuned_block, 1, 1,
@@ -431,7 +439,9 @@ extern "C" IntLL basic_mask_host(const IntLL *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(basic::detail::tuned_block, basic::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(basic::detail::tuned_block,
+                                        basic::detail::sm_min_blocks(basic::detail::tuned_block,
+                                                                    basic::detail::tuned_min_blocks))
 basic_lo_kernel(const Short3 *in, size_t n, size_t head, bool vector, Short3 *out, Short3 *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   basic::detail::reduce_device<basic::detail::lo_op, basic::detail::tuned_block, 8, 3,

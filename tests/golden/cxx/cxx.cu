@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(cxx::detail::tuned_block,
+                                        cxx::detail::sm_min_blocks(cxx::detail::tuned_block,
+                                                                    cxx::detail::tuned_min_blocks))
 cxx_tracked_kernel(const Tracked *in, size_t n, size_t head, bool vector, Tracked *out, Tracked *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   cxx::detail::reduce_device<cxx::detail::tracked_op, cxx::detail::tuned_block, 2, 3,
@@ -199,7 +201,9 @@ extern "C" Tracked cxx_tracked_host(const Tracked *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(cxx::detail::tuned_block,
+                                        cxx::detail::sm_min_blocks(cxx::detail::tuned_block,
+                                                                    cxx::detail::tuned_min_blocks))
 cxx_range_kernel(const float *in, size_t n, size_t head, bool vector, PairF *out, PairF *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   cxx::detail::reduce_device<cxx::detail::range_op, cxx::detail::tuned_block, 4, 1,
@@ -276,7 +280,9 @@ extern "C" PairF cxx_range_host(const float *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(cxx::detail::tuned_block, cxx::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(cxx::detail::tuned_block,
+                                        cxx::detail::sm_min_blocks(cxx::detail::tuned_block,
+                                                                    cxx::detail::tuned_min_blocks))
 cxx_lmax_kernel(const PairL *in, size_t n, size_t head, bool vector, PairL *out, PairL *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   cxx::detail::reduce_device<cxx::detail::lmax_op, cxx::detail::tuned_block, 1, 1,

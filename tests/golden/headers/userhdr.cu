@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(userhdr::detail::tuned_block, userhdr::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(userhdr::detail::tuned_block,
+                                        userhdr::detail::sm_min_blocks(userhdr::detail::tuned_block,
+                                                                    userhdr::detail::tuned_min_blocks))
 userhdr_maxsub_kernel(const int *in, size_t n, size_t head, bool vector, MaxSub *out, MaxSub *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   userhdr::detail::reduce_device<userhdr::detail::maxsub_op, userhdr::detail::tuned_block, 4, 1,
@@ -199,7 +201,9 @@ extern "C" MaxSub userhdr_maxsub_host(const int *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(userhdr::detail::tuned_block, userhdr::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(userhdr::detail::tuned_block,
+                                        userhdr::detail::sm_min_blocks(userhdr::detail::tuned_block,
+                                                                    userhdr::detail::tuned_min_blocks))
 userhdr_variance_kernel(const float *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   userhdr::detail::reduce_device<userhdr::detail::variance_op, userhdr::detail::tuned_block, 4, 1,

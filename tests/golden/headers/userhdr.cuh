@@ -627,6 +627,36 @@ template <> __host__ __device__ __forceinline__ bool less<__nv_bfloat16>(__nv_bf
 }
 
 __host__ __device__ constexpr int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* The most threads and blocks an SM of the architecture being compiled
+ * holds (gpugen's table, gen/targets.c): ptxas rejects launch bounds past
+ * them under -Werror. The host pass and unknown architectures get sm_75's. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 200 || __CUDA_ARCH__ == 210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 8;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 300 || __CUDA_ARCH__ == 320 || __CUDA_ARCH__ == 350 || __CUDA_ARCH__ == 370)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 500 || __CUDA_ARCH__ == 520 || __CUDA_ARCH__ == 530 || __CUDA_ARCH__ == 600 \
+    || __CUDA_ARCH__ == 610 || __CUDA_ARCH__ == 620 || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 720 \
+    || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 32;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1010 || __CUDA_ARCH__ == 1100 || __CUDA_ARCH__ == 1200 \
+    || __CUDA_ARCH__ == 1210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 24;
+#else
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#endif
+
+/* Blocks an SM to ask for in launch bounds: `wanted`, at most what an SM
+ * of the architecture being compiled holds of `block`-thread blocks. The
+ * spec's own tuning is checked against the same limits; this caps the
+ * kernels that derive more blocks from a small tuned block. */
+__host__ __device__ constexpr int sm_min_blocks(int block, int wanted) {
+  return clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
+}
 __host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,

@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::sm_min_blocks(multi::detail::tuned_block,
+                                                                    multi::detail::tuned_min_blocks))
 multi_sdot_kernel(multi::detail::sdot_op::source in, size_t n, size_t head, bool vector, float *out, float *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::sdot_op, multi::detail::tuned_block, 4, 2,
@@ -199,7 +201,9 @@ extern "C" float multi_sdot_host(const float *h_in0, const float *h_in1, size_t 
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::sm_min_blocks(multi::detail::tuned_block,
+                                                                    multi::detail::tuned_min_blocks))
 multi_wide_kernel(multi::detail::wide_op::source in, size_t n, size_t head, bool vector, double *out, double *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::wide_op, multi::detail::tuned_block, 4, 2,
@@ -533,7 +537,9 @@ extern "C" void multi_wide_rows_host(const float *h_in0, const float *h_in1, siz
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::sm_min_blocks(multi::detail::tuned_block,
+                                                                    multi::detail::tuned_min_blocks))
 multi_masked_kernel(multi::detail::masked_op::source in, size_t n, size_t head, bool vector, Masked *out, Masked *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::masked_op, multi::detail::tuned_block, 16, 7,
@@ -610,7 +616,9 @@ extern "C" Masked multi_masked_host(const int *h_in0, const short *h_in1, const 
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(multi::detail::tuned_block, multi::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(multi::detail::tuned_block,
+                                        multi::detail::sm_min_blocks(multi::detail::tuned_block,
+                                                                    multi::detail::tuned_min_blocks))
 multi_pairs_kernel(multi::detail::pairs_op::source in, size_t n, size_t head, bool vector, PairHash *out, PairHash *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   multi::detail::reduce_device<multi::detail::pairs_op, multi::detail::tuned_block, 4, 2,

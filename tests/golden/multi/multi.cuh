@@ -627,6 +627,36 @@ template <> __host__ __device__ __forceinline__ bool less<__nv_bfloat16>(__nv_bf
 }
 
 __host__ __device__ constexpr int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* The most threads and blocks an SM of the architecture being compiled
+ * holds (gpugen's table, gen/targets.c): ptxas rejects launch bounds past
+ * them under -Werror. The host pass and unknown architectures get sm_75's. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 200 || __CUDA_ARCH__ == 210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 8;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 300 || __CUDA_ARCH__ == 320 || __CUDA_ARCH__ == 350 || __CUDA_ARCH__ == 370)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 500 || __CUDA_ARCH__ == 520 || __CUDA_ARCH__ == 530 || __CUDA_ARCH__ == 600 \
+    || __CUDA_ARCH__ == 610 || __CUDA_ARCH__ == 620 || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 720 \
+    || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 32;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1010 || __CUDA_ARCH__ == 1100 || __CUDA_ARCH__ == 1200 \
+    || __CUDA_ARCH__ == 1210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 24;
+#else
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#endif
+
+/* Blocks an SM to ask for in launch bounds: `wanted`, at most what an SM
+ * of the architecture being compiled holds of `block`-thread blocks. The
+ * spec's own tuning is checked against the same limits; this caps the
+ * kernels that derive more blocks from a small tuned block. */
+__host__ __device__ constexpr int sm_min_blocks(int block, int wanted) {
+  return clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
+}
 __host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
@@ -1803,8 +1833,9 @@ template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes(bool
   return segment_capped<ACC>() ? (from_dram ? 6144 : 8192) : commutative && from_dram ? 8192 : 4096;
 }
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
-  return segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
-         : sizeof(ACC) <= 32 && 512 / block > tuned_min_blocks ? 512 / block : tuned_min_blocks;
+  return sm_min_blocks(block, segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
+                              : sizeof(ACC) <= 32 && 512 / block > tuned_min_blocks ? 512 / block
+                                                                                    : tuned_min_blocks);
 }
 /* Segments a thread or lane group takes a round in the short passes: one
  * for accumulators of 17 to 32 bytes, whose four at once spilled 4 KiB
@@ -2555,7 +2586,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
  * kernels' 768 with accumulators of up to 8 bytes, else 512 (128 registers
  * with 256-thread blocks), or the spec's tuning where it asks for more. */
 template <class ACC> __host__ __device__ constexpr int split_rows_min_blocks(int block, int tuned_min_blocks) {
-  return clamp_int((segment_capped<ACC>() ? 768 : 512) / block, tuned_min_blocks, 32);
+  return sm_min_blocks(block, clamp_int((segment_capped<ACC>() ? 768 : 512) / block, tuned_min_blocks, 32));
 }
 
 /* Rows that are all longer than warp_max (and so never reduced by a thread,
@@ -3351,11 +3382,12 @@ template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
  * keep the spec's tuning. The dense build of short rows (above) asks for
  * 1024 threads an SM too. */
 template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_form form, int block, int tuned) {
-  return (((form == long_rows || form == wide_rows) && Op::commutative && sizeof(typename Op::acc_type) <= 16) ||
-          form == dense_short_rows) &&
-                 1024 / block > tuned
-             ? 1024 / block
-             : tuned;
+  return sm_min_blocks(block, (((form == long_rows || form == wide_rows) && Op::commutative &&
+                                 sizeof(typename Op::acc_type) <= 16) ||
+                                form == dense_short_rows) &&
+                                       1024 / block > tuned
+                                   ? 1024 / block
+                                   : tuned);
 }
 /* Rows of up to this many groups take wide_rows (commutative operators). */
 constexpr size_t wide_rows_max_groups = 256;
@@ -3390,25 +3422,9 @@ __host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms, bo
                                                             : (unsigned int)grid;
 }
 
-/* The most threads and blocks an SM of the architecture being compiled
- * holds: ptxas warns at launch bounds past them, which -Werror makes an
- * error (checked with CUDA 13.0's ptxas for each architecture it lists).
- * 1024 and 16 for sm_75 and any architecture not listed. */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || \
-                               __CUDA_ARCH__ == 1030)
-constexpr int sm_threads_max = 2048, sm_blocks_max = 32;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1100 || __CUDA_ARCH__ == 1200 || \
-                                 __CUDA_ARCH__ == 1210)
-constexpr int sm_threads_max = 1536, sm_blocks_max = 24;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
-constexpr int sm_threads_max = 1536, sm_blocks_max = 16;
-#else
-constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
-#endif
 /* Blocks an SM for the one-tile row kernel: as many as the SM holds. */
 __host__ __device__ constexpr int row_blocks_min_blocks(int block, int tuned_min_blocks) {
-  return clamp_int(sm_threads_max / block > tuned_min_blocks ? sm_threads_max / block : tuned_min_blocks, 1,
-                   sm_blocks_max);
+  return sm_min_blocks(block, sm_threads_max / block > tuned_min_blocks ? sm_threads_max / block : tuned_min_blocks);
 }
 /* Rows of one block tile at most (BLOCK * K groups) that the row groups
  * would take, for commutative accumulators of up to 8 bytes: a block a

@@ -431,7 +431,9 @@ int nccl_copy(void *ctx, void *dst, const void *src, size_t bytes) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_total_kernel(const int *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::total_op, xgpu::detail::tuned_block, 4, 1,
@@ -748,7 +750,9 @@ extern "C" ncclResult_t xgpu_total_combine_nccl_window(const long long *d_partia
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_best_kernel(const float *in, size_t n, size_t head, bool vector, xgpu_best_result *out, xgpu_best_result *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::best_op, xgpu::detail::tuned_block, 4, 1,
@@ -1127,7 +1131,9 @@ extern "C" ncclResult_t xgpu_best_combine_nccl_window(const xgpu_best_result *d_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::range_op, xgpu::detail::tuned_block, 4, 1,
@@ -1497,7 +1503,9 @@ extern "C" ncclResult_t xgpu_range_combine_nccl_window(const MinMax *d_partials,
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_clamped_kernel(xgpu::detail::clamped_op::source in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::clamped_op, xgpu::detail::tuned_block, 4, 1,
@@ -1867,7 +1875,9 @@ extern "C" ncclResult_t xgpu_clamped_combine_nccl_window(const MinMax *d_partial
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Window *out, Window *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::last_span_op, xgpu::detail::tuned_block, 0, 5,
@@ -2245,7 +2255,9 @@ extern "C" ncclResult_t xgpu_last_span_combine_nccl_window(const Window *d_parti
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_idot_kernel(xgpu::detail::idot_op::source in, size_t n, size_t head, bool vector, long long *out, long long *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::idot_op, xgpu::detail::tuned_block, 4, 2,
@@ -2562,7 +2574,9 @@ extern "C" ncclResult_t xgpu_idot_combine_nccl_window(const long long *d_partial
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_fdot_kernel(xgpu::detail::fdot_op::source in, size_t n, size_t head, bool vector, double *out, double *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::fdot_op, xgpu::detail::tuned_block, 4, 2,
@@ -2940,7 +2954,9 @@ extern "C" ncclResult_t xgpu_fdot_combine_nccl_window(const double *d_partials, 
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(xgpu::detail::tuned_block, xgpu::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(xgpu::detail::tuned_block,
+                                        xgpu::detail::sm_min_blocks(xgpu::detail::tuned_block,
+                                                                    xgpu::detail::tuned_min_blocks))
 xgpu_local_kernel(const int *in, size_t n, size_t head, bool vector, int *out, int *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   xgpu::detail::reduce_device<xgpu::detail::local_op, xgpu::detail::tuned_block, 4, 1,

@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::sm_min_blocks(params::detail::tuned_block,
+                                                                    params::detail::tuned_min_blocks))
 params_scaled_kernel(params::detail::scaled_op::source in, size_t n, size_t head, bool vector, float *out, float *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   params::detail::reduce_device<params::detail::scaled_op, params::detail::tuned_block, 4, 1,
@@ -199,7 +201,9 @@ extern "C" float params_scaled_host(const float *h_in, size_t n, const Scale *pa
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::sm_min_blocks(params::detail::tuned_block,
+                                                                    params::detail::tuned_min_blocks))
 params_lastmax_kernel(const float *in, size_t n, size_t head, bool vector, Pick *out, Pick *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   params::detail::reduce_device<params::detail::lastmax_op, params::detail::tuned_block, 4, 1,
@@ -533,7 +537,9 @@ extern "C" void params_lastmax_rows_host(const float *h_in, size_t num_rows, siz
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(params::detail::tuned_block, params::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(params::detail::tuned_block,
+                                        params::detail::sm_min_blocks(params::detail::tuned_block,
+                                                                    params::detail::tuned_min_blocks))
 params_lastabove_kernel(params::detail::lastabove_op::source in, size_t n, size_t head, bool vector, Pick *out, Pick *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   params::detail::reduce_device<params::detail::lastabove_op, params::detail::tuned_block, 4, 2,

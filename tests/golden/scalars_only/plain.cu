@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(plain::detail::tuned_block,
+                                        plain::detail::sm_min_blocks(plain::detail::tuned_block,
+                                                                    plain::detail::tuned_min_blocks))
 plain_count_kernel(const bool *in, size_t n, size_t head, bool vector, int *out, int *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   plain::detail::reduce_device<plain::detail::count_op, plain::detail::tuned_block, 16, 1,
@@ -199,7 +201,9 @@ extern "C" int plain_count_host(const bool *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(plain::detail::tuned_block,
+                                        plain::detail::sm_min_blocks(plain::detail::tuned_block,
+                                                                    plain::detail::tuned_min_blocks))
 plain_hsum_kernel(const __half *in, size_t n, size_t head, bool vector, float *out, float *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   plain::detail::reduce_device<plain::detail::hsum_op, plain::detail::tuned_block, 8, 1,
@@ -276,7 +280,9 @@ extern "C" float plain_hsum_host(const __half *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(plain::detail::tuned_block, plain::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(plain::detail::tuned_block,
+                                        plain::detail::sm_min_blocks(plain::detail::tuned_block,
+                                                                    plain::detail::tuned_min_blocks))
 plain_bits_kernel(const uint64_t *in, size_t n, size_t head, bool vector, uint64_t *out, uint64_t *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   plain::detail::reduce_device<plain::detail::bits_op, plain::detail::tuned_block, 2, 1,

@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::sm_min_blocks(seg::detail::tuned_block,
+                                                                    seg::detail::tuned_min_blocks))
 seg_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long *out, long long *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::total_op, seg::detail::tuned_block, 16, 1,
@@ -456,7 +458,9 @@ extern "C" void seg_total_rows_host(const int8_t *h_in, size_t num_rows, size_t 
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::sm_min_blocks(seg::detail::tuned_block,
+                                                                    seg::detail::tuned_min_blocks))
 seg_best_kernel(const float *in, size_t n, size_t head, bool vector, seg_best_result *out, seg_best_result *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::best_op, seg::detail::tuned_block, 4, 1,
@@ -790,7 +794,9 @@ extern "C" void seg_best_rows_host(const float *h_in, size_t num_rows, size_t ro
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::sm_min_blocks(seg::detail::tuned_block,
+                                                                    seg::detail::tuned_min_blocks))
 seg_lo_kernel(const Welford *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::lo_op, seg::detail::tuned_block, 4, 3,
@@ -1124,7 +1130,9 @@ extern "C" void seg_lo_rows_host(const Welford *h_in, size_t num_rows, size_t ro
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::sm_min_blocks(seg::detail::tuned_block,
+                                                                    seg::detail::tuned_min_blocks))
 seg_flat_kernel(const int *in, size_t n, size_t head, bool vector, int *out, int *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::flat_op, seg::detail::tuned_block, 4, 1,
@@ -1201,7 +1209,9 @@ extern "C" int seg_flat_host(const int *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::sm_min_blocks(seg::detail::tuned_block,
+                                                                    seg::detail::tuned_min_blocks))
 seg_maxsub_kernel(const int *in, size_t n, size_t head, bool vector, MaxSub *out, MaxSub *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::maxsub_op, seg::detail::tuned_block, 4, 1,
@@ -1535,7 +1545,9 @@ extern "C" void seg_maxsub_rows_host(const int *h_in, size_t num_rows, size_t ro
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(seg::detail::tuned_block, seg::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(seg::detail::tuned_block,
+                                        seg::detail::sm_min_blocks(seg::detail::tuned_block,
+                                                                    seg::detail::tuned_min_blocks))
 seg_variance_kernel(const float *in, size_t n, size_t head, bool vector, Welford *out, Welford *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   seg::detail::reduce_device<seg::detail::variance_op, seg::detail::tuned_block, 4, 1,

@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(tagged::detail::tuned_block,
+                                        tagged::detail::sm_min_blocks(tagged::detail::tuned_block,
+                                                                    tagged::detail::tuned_min_blocks))
 tagged_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *out, MinMax *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   tagged::detail::reduce_device<tagged::detail::range_op, tagged::detail::tuned_block, 4, 1,
@@ -191,7 +193,9 @@ extern "C" cudaError_t tagged_range(const float *d_in, size_t n, MinMax *d_out, 
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(tagged::detail::tuned_block, tagged::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(tagged::detail::tuned_block,
+                                        tagged::detail::sm_min_blocks(tagged::detail::tuned_block,
+                                                                    tagged::detail::tuned_min_blocks))
 tagged_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Window *out, Window *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   tagged::detail::reduce_device<tagged::detail::last_span_op, tagged::detail::tuned_block, 0, 5,

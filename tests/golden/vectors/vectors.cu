@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vectors::detail::tuned_block,
+                                        vectors::detail::sm_min_blocks(vectors::detail::tuned_block,
+                                                                    vectors::detail::tuned_min_blocks))
 vectors_sum4_kernel(const float4 *in, size_t n, size_t head, bool vector, float4 *out, float4 *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::sum4_op, vectors::detail::tuned_block, 1, 1,
@@ -199,7 +201,9 @@ extern "C" float4 vectors_sum4_host(const float4 *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vectors::detail::tuned_block,
+                                        vectors::detail::sm_min_blocks(vectors::detail::tuned_block,
+                                                                    vectors::detail::tuned_min_blocks))
 vectors_max2_kernel(const int2 *in, size_t n, size_t head, bool vector, int2 *out, int2 *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::max2_op, vectors::detail::tuned_block, 2, 1,
@@ -276,7 +280,9 @@ extern "C" int2 vectors_max2_host(const int2 *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vectors::detail::tuned_block,
+                                        vectors::detail::sm_min_blocks(vectors::detail::tuned_block,
+                                                                    vectors::detail::tuned_min_blocks))
 vectors_rgbsum_kernel(const uchar3 *in, size_t n, size_t head, bool vector, uint3 *out, uint3 *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::rgbsum_op, vectors::detail::tuned_block, 16, 3,
@@ -610,7 +616,9 @@ extern "C" void vectors_rgbsum_rows_host(const uchar3 *h_in, size_t num_rows, si
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vectors::detail::tuned_block,
+                                        vectors::detail::sm_min_blocks(vectors::detail::tuned_block,
+                                                                    vectors::detail::tuned_min_blocks))
 vectors_hsum_kernel(const __half2 *in, size_t n, size_t head, bool vector, __half2 *out, __half2 *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::hsum_op, vectors::detail::tuned_block, 4, 1,
@@ -687,7 +695,9 @@ extern "C" __half2 vectors_hsum_host(const __half2 *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(vectors::detail::tuned_block, vectors::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vectors::detail::tuned_block,
+                                        vectors::detail::sm_min_blocks(vectors::detail::tuned_block,
+                                                                    vectors::detail::tuned_min_blocks))
 vectors_samples_kernel(const Sample *in, size_t n, size_t head, bool vector, Sample *out, Sample *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vectors::detail::reduce_device<vectors::detail::samples_op, vectors::detail::tuned_block, 0, 8,

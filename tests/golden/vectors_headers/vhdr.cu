@@ -122,7 +122,9 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(vhdr::detail::tuned_block, vhdr::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vhdr::detail::tuned_block,
+                                        vhdr::detail::sm_min_blocks(vhdr::detail::tuned_block,
+                                                                    vhdr::detail::tuned_min_blocks))
 vhdr_psum_kernel(const Particle *in, size_t n, size_t head, bool vector, Particle *out, Particle *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vhdr::detail::reduce_device<vhdr::detail::psum_op, vhdr::detail::tuned_block, 1, 3,
@@ -199,7 +201,9 @@ extern "C" Particle vhdr_psum_host(const Particle *h_in, size_t n) {
  * partial; the last block to finish merges them in block order. Finish
  * takes the result (detail::store_result stores it). */
 template <class Finish>
-static __global__ void __launch_bounds__(vhdr::detail::tuned_block, vhdr::detail::tuned_min_blocks)
+static __global__ void __launch_bounds__(vhdr::detail::tuned_block,
+                                        vhdr::detail::sm_min_blocks(vhdr::detail::tuned_block,
+                                                                    vhdr::detail::tuned_min_blocks))
 vhdr_moments_kernel(const float4 *in, size_t n, size_t head, bool vector, Moments *out, Moments *partials,
                  unsigned long long *flags, unsigned long long *ticket, unsigned long long tag, Finish finish) {
   vhdr::detail::reduce_device<vhdr::detail::moments_op, vhdr::detail::tuned_block, 1, 1,
