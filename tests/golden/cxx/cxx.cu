@@ -517,7 +517,9 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
     return err;
   bool too_few_for_tiles = false;
   cxx::detail::row_tiles tiles;
-  if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
+  const bool segments_take = cxx::detail::ordered_rows_take_segments(cxx::detail::lmax_op::commutative, row_length * 16,
+                                                                        num_rows * row_length, 16);
+  if (!segments_take && cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using cxx::detail::row_form;
     typedef void (*tiles_kernel)(const PairL *in, cxx::detail::row_tiles, PairL *);

@@ -3462,6 +3462,19 @@ __device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in
   }
 }
 
+/* Ordered rows of 2 KiB up to a warp's batch of runs (32 runs of 256
+ * bytes) fill neither reduce_run_rows' lanes nor the long-row chunks well;
+ * where the launch reads from DRAM they take the segmented rows kernel
+ * (M_R_rows_kernel). H200, max-subarray at 2^28: rows of 512 and 1024 ints
+ * 506.3 -> 439.4 and 460.1 -> 392.8 us; rows of 256 lost 5 % so, and at
+ * 2^22 (from L2) rows of 512 and 1024 lost 18 and 34 % (bench/RESULTS.md,
+ * session 41). Such rows fit one chunk of the rows kernel, so they need no
+ * scratch. */
+__host__ __device__ constexpr bool ordered_rows_take_segments(bool commutative, size_t row_bytes, size_t n,
+                                                              size_t size) {
+  return !commutative && row_bytes >= 2048 && row_bytes < 32 * 256 && segment_from_dram(n, size);
+}
+
 /* The forms of row tiles, each a kernel of its own: in one kernel their
  * registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
 enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_short_rows };

@@ -438,7 +438,9 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     return err;
   bool too_few_for_tiles = false;
   multi::detail::row_tiles tiles;
-  if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = multi::detail::ordered_rows_take_segments(multi::detail::wide_op::commutative, row_length * multi::detail::wide_op::element_bytes,
+                                                                        num_rows * row_length, multi::detail::wide_op::element_bytes);
+  if (!segments_take && multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::wide_op::source in, multi::detail::row_tiles, double *);
@@ -853,7 +855,9 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     return err;
   bool too_few_for_tiles = false;
   multi::detail::row_tiles tiles;
-  if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = multi::detail::ordered_rows_take_segments(multi::detail::pairs_op::commutative, row_length * multi::detail::pairs_op::element_bytes,
+                                                                        num_rows * row_length, multi::detail::pairs_op::element_bytes);
+  if (!segments_take && multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using multi::detail::row_form;
     typedef void (*tiles_kernel)(multi::detail::pairs_op::source in, multi::detail::row_tiles, PairHash *);

@@ -438,7 +438,9 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     return err;
   bool too_few_for_tiles = false;
   params::detail::row_tiles tiles;
-  if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = params::detail::ordered_rows_take_segments(params::detail::lastmax_op::commutative, row_length * 4,
+                                                                        num_rows * row_length, 4);
+  if (!segments_take && params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, params::detail::row_tiles, Pick *);
@@ -774,7 +776,9 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     return err;
   bool too_few_for_tiles = false;
   params::detail::row_tiles tiles;
-  if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = params::detail::ordered_rows_take_segments(params::detail::lastabove_op::commutative, row_length * params::detail::lastabove_op::element_bytes,
+                                                                        num_rows * row_length, params::detail::lastabove_op::element_bytes);
+  if (!segments_take && params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using params::detail::row_form;
     typedef void (*tiles_kernel)(params::detail::lastabove_op::source in, params::detail::row_tiles, Pick *);

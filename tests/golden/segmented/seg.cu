@@ -359,7 +359,9 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     return err;
   bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
+  const bool segments_take = seg::detail::ordered_rows_take_segments(seg::detail::total_op::commutative, row_length * 1,
+                                                                        num_rows * row_length, 1);
+  if (!segments_take && seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int8_t *in, seg::detail::row_tiles, long long *);
@@ -695,7 +697,9 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     return err;
   bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = seg::detail::ordered_rows_take_segments(seg::detail::best_op::commutative, row_length * 4,
+                                                                        num_rows * row_length, 4);
+  if (!segments_take && seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, seg_best_result *);
@@ -1031,7 +1035,9 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     return err;
   bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = seg::detail::ordered_rows_take_segments(seg::detail::lo_op::commutative, row_length * 12,
+                                                                        num_rows * row_length, 12);
+  if (!segments_take && seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const Welford *in, seg::detail::row_tiles, Welford *);
@@ -1446,7 +1452,9 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     return err;
   bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = seg::detail::ordered_rows_take_segments(seg::detail::maxsub_op::commutative, row_length * 4,
+                                                                        num_rows * row_length, 4);
+  if (!segments_take && seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const int *in, seg::detail::row_tiles, MaxSub *);
@@ -1782,7 +1790,9 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     return err;
   bool too_few_for_tiles = false;
   seg::detail::row_tiles tiles;
-  if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = seg::detail::ordered_rows_take_segments(seg::detail::variance_op::commutative, row_length * 4,
+                                                                        num_rows * row_length, 4);
+  if (!segments_take && seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using seg::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, seg::detail::row_tiles, Welford *);

@@ -360,7 +360,9 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
     return err;
   bool too_few_for_tiles = false;
   small::detail::row_tiles tiles;
-  if (small::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = small::detail::ordered_rows_take_segments(small::detail::total_op::commutative, row_length * 4,
+                                                                        num_rows * row_length, 4);
+  if (!segments_take && small::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using small::detail::row_form;
     typedef void (*tiles_kernel)(const int *in, small::detail::row_tiles, int *);
@@ -696,7 +698,9 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
     return err;
   bool too_few_for_tiles = false;
   small::detail::row_tiles tiles;
-  if (small::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
+  const bool segments_take = small::detail::ordered_rows_take_segments(small::detail::variance_op::commutative, row_length * 4,
+                                                                        num_rows * row_length, 4);
+  if (!segments_take && small::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using small::detail::row_form;
     typedef void (*tiles_kernel)(const float *in, small::detail::row_tiles, Welford *);

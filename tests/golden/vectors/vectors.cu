@@ -517,7 +517,9 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
     return err;
   bool too_few_for_tiles = false;
   vectors::detail::row_tiles tiles;
-  if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &tiles)) {
+  const bool segments_take = vectors::detail::ordered_rows_take_segments(vectors::detail::rgbsum_op::commutative, row_length * 3,
+                                                                        num_rows * row_length, 3);
+  if (!segments_take && vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &tiles)) {
     static unsigned long long tiles_cache[6][64];
     using vectors::detail::row_form;
     typedef void (*tiles_kernel)(const uchar3 *in, vectors::detail::row_tiles, uint3 *);

@@ -130,7 +130,7 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
       n += x;
     max_n = n > max_n ? n : max_n;
   }
-  const size_t max_rows_n = small_run ? (1u << 20) : (9u << 20);
+  const size_t max_rows_n = small_run ? (1u << 20) : (17u << 20);
   max_n = max_n > max_rows_n ? max_n : max_rows_n;
   std::unique_ptr<IN[]> h_buf(new IN[max_n]);
   IN *h_in = h_buf.get();
@@ -169,14 +169,17 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // row is the flat reduction. Rows of 16 KiB (200 x 4096, 33 x 8192 and
   // 20 x 2048 by element size) fit one block tile and take a block each in
   // a kernel of their own, for commutative accumulators of up to 8 bytes.
-  // At most max_segments rows.
+  // Ordered rows of 2 to 8 KiB that read more than 64 MiB take the
+  // segmented rows kernel (33000 x 512 and 17000 x 1024: 4-byte elements,
+  // and 8-byte ones in the first). At most max_segments rows.
   const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
                               {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
                               {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
                               {200000, 1}, {131072, 16},
                               {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
                               {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}, {24, 16384},
-                              {50, 1280},  {40, 1536}, {200, 4096}, {33, 8192}, {20, 2048}};
+                              {50, 1280},  {40, 1536}, {200, 4096}, {33, 8192}, {20, 2048},
+                              {33000, 512}, {17000, 1024}};
   // scratch for the largest need of any call below
   size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
                                                                      : c.rows_temp(1, max_rows_n);
