@@ -216,7 +216,8 @@ static void check_tuning(Spec *s) {
         ERR("tuning", "targets '%s' and '%s' are both architecture %d, which picks one tuning at run time; "
             "give them the same tuning, or the one of '%s' never takes effect", a->name, b->name, a->arch,
             b->name);
-    }  check_tuning_fits(s);
+    }
+  check_tuning_fits(s);
 }
 
 static Map *types_by_name; /* the spec's types by name, filled by check_types */
