@@ -2736,7 +2736,9 @@ __device__ __forceinline__ void reduce_row_groups(typename input_of<Op>::source 
  *   apart, each row in one load where it is a single array (so the stores
  *   of the results are coalesced too);
  * - rows of up to 32 groups: a group of `lanes` lanes per row (a power of
- *   two), a 16-byte group per lane;
+ *   two), a 16-byte group per lane; where the row is a power of two
+ *   groups, ordered operators and wide accumulators give a lane up to 4
+ *   consecutive groups and a row fewer lanes (grouped_run_wanted);
  * - longer rows: the warp, chunk after chunk of 32 groups.
  * Each lane folds its elements in order and the lanes combine in lane
  * order, so ordered operators keep their order. */
@@ -2976,41 +2978,63 @@ __device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::sourc
 }
 
 /* A tile of rows of exactly LANES groups (a power of two), from row
- * `first`: the tile's groups are consecutive, so lane l's k-th load is group
- * 32 k + l of the tile, a constant offset from its first. Only the tile
- * that holds the last row (BOUNDED) asks which rows are there. The folds,
- * the tree and the stores are reduce_grouped_rows' where lanes ==
- * row_groups, so the results are bitwise its own; lanes of rows past the
- * last fold what they did not load, in trees of their own, and store
- * nothing. */
-template <class Op, int U, int VEC, int K, int LANES, bool BOUNDED>
+ * `first`, each row taken by LANES / F lanes that fold F consecutive groups
+ * each: the tile's groups are consecutive, so lane l's runs of F groups
+ * start at groups F l, 32 F + F l, ... of the tile, a constant offset from
+ * its first. Only the tile that holds the last row (BOUNDED) asks which
+ * rows are there. With F = 1 the folds, the tree and the stores are
+ * reduce_grouped_rows' where lanes == row_groups, so the results are
+ * bitwise its own; lanes of rows past the last fold what they did not
+ * load, in trees of their own, and store nothing. */
+template <class Op, int U, int VEC, int K, int LANES, int F, bool BOUNDED>
 __device__ __forceinline__ void reduce_whole_grouped_tile(typename input_of<Op>::source in, size_t first,
                                                           size_t count, typename Op::acc_type *out,
                                                           unsigned int *stage) {
   typedef typename Op::input_type T;
-  constexpr unsigned int per_chunk = 32 / LANES;
-  const unsigned int lane = threadIdx.x & 31, j = lane & (LANES - 1);
-  const size_t g = first * LANES + lane;
+  constexpr int ROW_LANES = LANES / F, CHUNKS = K / F;
+  constexpr unsigned int per_chunk = 32 / ROW_LANES;
+  const unsigned int lane = threadIdx.x & 31, j = lane & (ROW_LANES - 1);
+  const size_t g = first * LANES + (size_t)lane * F;
   T x[K][U];
 #pragma unroll
-  for (int k = 0; k < K; ++k)
-    if (!BOUNDED || first + (size_t)k * per_chunk + lane / LANES < count)
-      load_group<T, U, VEC, true>(in, g + (size_t)k * 32, x[k]);
+  for (int c = 0; c < CHUNKS; ++c)
 #pragma unroll
-  for (int k = 0; k < K; ++k) {
-    const size_t chunk_first = first + (size_t)k * per_chunk;
+    for (int f = 0; f < F; ++f)
+      if (!BOUNDED || first + (size_t)c * per_chunk + lane / ROW_LANES < count)
+        load_group<T, U, VEC, true>(in, g + (size_t)c * 32 * F + f, x[c * F + f]);
+#pragma unroll
+  for (int c = 0; c < CHUNKS; ++c) {
+    const size_t chunk_first = first + (size_t)c * per_chunk;
     if (BOUNDED && chunk_first >= count)
       break;
     typename Op::acc_type v = Op::identity();
 #pragma unroll
-    for (int u = 0; u < U; ++u)
-      v = Op::fold(v, x[k][u], (size_t)j * U + u);
-    v = warp_reduce_lanes<Op, false, LANES>(v, (int)j, LANES, 0xffffffffu);
+    for (int f = 0; f < F; ++f)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        v = Op::fold(v, x[c * F + f][u], ((size_t)j * F + f) * U + u);
+    v = warp_reduce_lanes<Op, false, ROW_LANES>(v, (int)j, ROW_LANES, 0xffffffffu);
     const unsigned int rows =
         !BOUNDED || count - chunk_first >= per_chunk ? per_chunk : (unsigned int)(count - chunk_first);
-    store_rows(out, chunk_first, rows, v, j == 0 && (!BOUNDED || lane / LANES < rows), lane / LANES,
-               LANES == 1 ? stage : nullptr);
+    store_rows(out, chunk_first, rows, v, j == 0 && (!BOUNDED || lane / ROW_LANES < rows), lane / ROW_LANES,
+               ROW_LANES == 1 ? stage : nullptr);
   }
+}
+
+/* Consecutive groups a lane folds in the grouped form's whole tiles: 4
+ * for ordered operators and accumulators of more than 8 bytes, whose tree
+ * of shuffles and combines costs more than the folds it saves (fewer
+ * where K or the row's groups are fewer); 1 for the others, which read at
+ * the ceiling already. H200 at 2^28, rows of 8 to 128: max-subarray 1.06
+ * to 1.68 times as fast (rows of 64 ints 668.4 -> 443.5 us), Welford 1.02
+ * to 2.01 (rows of 64 floats 512.6 -> 292.1 us); 2 groups a lane gave 1.02
+ * to 1.66, and keeping 2 lanes a row lost 1 to 8 % on rows of 8 and 16
+ * (bench/RESULTS.md, session 42). */
+template <class Op> __host__ __device__ constexpr int grouped_run_wanted() {
+  return !Op::commutative || sizeof(typename Op::acc_type) > 8 ? 4 : 1;
+}
+__host__ __device__ constexpr int grouped_run_fit(int f, int K, int LANES) {
+  return f > 1 && (f > K || f > LANES || K % f != 0) ? grouped_run_fit(f / 2, K, LANES) : f;
 }
 
 /* The grouped form's tiles where a row is LANES groups; at most one tile,
@@ -3021,10 +3045,11 @@ __device__ __forceinline__ void reduce_grouped_tiles_of(typename input_of<Op>::s
   constexpr size_t tile_rows = (size_t)K * (32 / LANES);
   const size_t warps = (size_t)gridDim.x * (BLOCK / 32), whole = t.count / tile_rows;
   size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32;
+  constexpr int F = grouped_run_fit(grouped_run_wanted<Op>(), K, LANES);
   for (; tile < whole; tile += warps)
-    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, false>(in, tile * tile_rows, t.count, out, stage);
+    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, false>(in, tile * tile_rows, t.count, out, stage);
   if (tile < t.tiles)
-    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, true>(in, tile * tile_rows, t.count, out, stage);
+    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, true>(in, tile * tile_rows, t.count, out, stage);
 }
 
 /* Every tile of the grouped form: rows of a power of two groups (1 to 32)
