@@ -547,6 +547,18 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
       if (err != cudaSuccess)
         return err;
     }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= cxx::detail::grouped_rows_max_groups<cxx::detail::lmax_op>(
+                                cxx::detail::groups_per_lane(c.items, 16))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 16 <= cxx::detail::row_tiles_max_bytes ||
         cxx::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {

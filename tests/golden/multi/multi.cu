@@ -468,6 +468,18 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
       if (err != cudaSuccess)
         return err;
     }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= multi::detail::grouped_rows_max_groups<multi::detail::wide_op>(
+                                multi::detail::groups_per_lane(c.items, 32))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * multi::detail::wide_op::element_bytes <= multi::detail::row_tiles_max_bytes ||
         multi::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
@@ -881,6 +893,18 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= multi::detail::grouped_rows_max_groups<multi::detail::pairs_op>(
+                                multi::detail::groups_per_lane(c.items, 32))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
       err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;

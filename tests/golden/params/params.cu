@@ -468,6 +468,18 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
       if (err != cudaSuccess)
         return err;
     }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= params::detail::grouped_rows_max_groups<params::detail::lastmax_op>(
+                                params::detail::groups_per_lane(c.items, 16))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= params::detail::row_tiles_max_bytes ||
         params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
@@ -802,6 +814,18 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= params::detail::grouped_rows_max_groups<params::detail::lastabove_op>(
+                                params::detail::groups_per_lane(c.items, 32))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
       err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;

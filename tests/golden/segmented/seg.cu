@@ -389,6 +389,18 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
       if (err != cudaSuccess)
         return err;
     }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= seg::detail::grouped_rows_max_groups<seg::detail::total_op>(
+                                seg::detail::groups_per_lane(c.items, 16))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 1 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
@@ -727,6 +739,18 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
       if (err != cudaSuccess)
         return err;
     }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= seg::detail::grouped_rows_max_groups<seg::detail::best_op>(
+                                seg::detail::groups_per_lane(c.items, 16))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
@@ -1061,6 +1085,18 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= seg::detail::grouped_rows_max_groups<seg::detail::lo_op>(
+                                seg::detail::groups_per_lane(c.items, 48))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
       err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
@@ -1482,6 +1518,18 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
       if (err != cudaSuccess)
         return err;
     }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= seg::detail::grouped_rows_max_groups<seg::detail::maxsub_op>(
+                                seg::detail::groups_per_lane(c.items, 16))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 4 <= seg::detail::row_tiles_max_bytes ||
         seg::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
@@ -1816,6 +1864,18 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= seg::detail::grouped_rows_max_groups<seg::detail::variance_op>(
+                                seg::detail::groups_per_lane(c.items, 16))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
       err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;

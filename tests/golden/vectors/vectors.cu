@@ -547,6 +547,18 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
       if (err != cudaSuccess)
         return err;
     }
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= vectors::detail::grouped_rows_max_groups<vectors::detail::rgbsum_op>(
+                                vectors::detail::groups_per_lane(c.items, 48))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      if (err != cudaSuccess)
+        return err;
+    }
     /* too few long rows take the split path, which gives every SM a share of each */
     if (row_length * 3 <= vectors::detail::row_tiles_max_bytes ||
         vectors::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {

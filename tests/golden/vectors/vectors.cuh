@@ -2993,15 +2993,17 @@ __device__ __forceinline__ void reduce_row_groups(typename input_of<Op>::source 
  * - rows of up to 32 groups: a group of `lanes` lanes per row (a power of
  *   two), a 16-byte group per lane; where the row is a power of two
  *   groups, ordered operators and wide accumulators give a lane up to 4
- *   consecutive groups and a row fewer lanes (grouped_run_wanted);
+ *   consecutive groups and a row fewer lanes (grouped_run_wanted), and
+ *   ordered rows of 64 and 128 groups take that form too
+ *   (grouped_rows_max_groups);
  * - longer rows: the warp, chunk after chunk of 32 groups.
  * Each lane folds its elements in order and the lanes combine in lane
  * order, so ordered operators keep their order. */
 struct row_tiles {
   size_t length, count; /* elements per row, rows */
   size_t row_groups;    /* groups per row; 0 when a row is shorter than a group */
-  unsigned int chunks;  /* chunks of 32 groups per row: 1 up to 32 groups */
-  unsigned int lanes;   /* lanes per row up to 32 groups: row_groups rounded up to a power of two */
+  unsigned int chunks;  /* chunks of 32 groups per row: 1 up to 32 groups, and in grouped_rows_max_groups' rows */
+  unsigned int lanes;   /* groups the grouped form gives a row: row_groups rounded up to a power of two */
   size_t tile_rows, tiles;
   /* The tiles for rows of elements of `bytes`, results of `acc_bytes` and K
    * loads per lane and round (the kernel's, from its architecture's tuning);
@@ -3032,7 +3034,7 @@ __host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K
   } else if (row_groups == 0)
     tile_rows = (size_t)32 * short_rows_per_lane(length * bytes, acc_bytes);
   else if (chunks == 1)
-    tile_rows = (size_t)K * (32 / lanes);
+    tile_rows = (size_t)K * 32 / lanes;
   else
     tile_rows = (size_t)K > chunks ? K / chunks : 1;
   tiles = ceil_div(count, tile_rows);
@@ -3291,13 +3293,26 @@ template <class Op> __host__ __device__ constexpr int grouped_run_wanted() {
 __host__ __device__ constexpr int grouped_run_fit(int f, int K, int LANES) {
   return f > 1 && (f > K || f > LANES || K % f != 0) ? grouped_run_fit(f / 2, K, LANES) : f;
 }
+/* The longest rows, in groups, that the grouped tiles take: 32, and for
+ * ordered operators as many as a warp's runs of F groups cover (128 with
+ * the K = 4 of the default tuning, 64 with K = 2). reduce_long_rows_ordered,
+ * which took ordered rows of 64 and 128 groups before, appends a round's
+ * chunks to their rows in lane 0, one combine after another. H200,
+ * max-subarray: rows of 256 ints 506.2 -> 448.0 us at 2^28 and 10.9 -> 9.3
+ * us at 2^22, rows of 512 11.0 -> 9.6 us at 2^22 (at 2^28 they take the
+ * segmented rows kernel: in these tiles they lost 3 %; bench/RESULTS.md,
+ * session 43). Commutative operators' rows of 64 and more groups take
+ * wide_rows, whose lanes fold 16 groups or more each. */
+template <class Op> __host__ __device__ constexpr size_t grouped_rows_max_groups(int K) {
+  return Op::commutative ? 32 : (size_t)32 * grouped_run_fit(grouped_run_wanted<Op>(), K, 128);
+}
 
 /* The grouped form's tiles where a row is LANES groups; at most one tile,
  * the last, is not whole. */
 template <class Op, int BLOCK, int U, int VEC, int K, int LANES>
 __device__ __forceinline__ void reduce_grouped_tiles_of(typename input_of<Op>::source in, const row_tiles &t,
                                                         typename Op::acc_type *out, unsigned int *stage) {
-  constexpr size_t tile_rows = (size_t)K * (32 / LANES);
+  constexpr size_t tile_rows = (size_t)K * 32 / LANES;
   const size_t warps = (size_t)gridDim.x * (BLOCK / 32), whole = t.count / tile_rows;
   size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32;
   constexpr int F = grouped_run_fit(grouped_run_wanted<Op>(), K, LANES);
@@ -3324,7 +3339,14 @@ __device__ __forceinline__ void reduce_grouped_tiles(typename input_of<Op>::sour
     case 4: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 4>(in, t, out, stage);
     case 8: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 8>(in, t, out, stage);
     case 16: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 16>(in, t, out, stage);
-    default: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 32>(in, t, out, stage);
+    default:
+      if constexpr (grouped_rows_max_groups<Op>(K) >= 64)
+        if (t.lanes == 64)
+          return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 64>(in, t, out, stage);
+      if constexpr (grouped_rows_max_groups<Op>(K) >= 128)
+        if (t.lanes == 128)
+          return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 128>(in, t, out, stage);
+      return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 32>(in, t, out, stage);
     }
   }
   const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
@@ -3561,7 +3583,8 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
  * folds them in order, and the lanes of each chunk combine in lane order
  * (log2(32 / K) steps for all K chunks at once, where a warp reduce per
  * chunk took 5 each and kept max-subarray's rows at a third of the read
- * ceiling); lane 0 appends the chunks to their rows in order. */
+ * ceiling); lane 0 appends the chunks to their rows in order. Rows of 64
+ * and 128 groups take the grouped tiles instead (grouped_rows_max_groups). */
 template <class Op, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::source in, const row_tiles &t,
                                                          size_t tile, typename Op::acc_type *out) {

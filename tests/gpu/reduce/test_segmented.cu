@@ -171,7 +171,11 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
   // a kernel of their own, for commutative accumulators of up to 8 bytes.
   // Ordered rows of 2 to 8 KiB that read more than 64 MiB take the
   // segmented rows kernel (33000 x 512 and 17000 x 1024: 4-byte elements,
-  // and 8-byte ones in the first). At most max_segments rows.
+  // and 8-byte ones in the first). Ordered rows of 64 and 128 groups take
+  // the grouped tiles, a lane 4 groups (65 x 256 and 40001 x 256 for 4-byte
+  // elements: a partial last tile, the second in more tiles than the grid
+  // has warps; 33 x 512 and 64 x 256 for 4- and 8-byte ones). At most
+  // max_segments rows.
   const size_t shapes[][2] = {{7, 0},      {1000, 1},  {1001, 2},    {777, 4},     {555, 8},         {1023, 16},
                               {300, 24},   {257, 32},  {129, 64},    {1024, 100},  {65, 132},        {64, 256},
                               {40, 1000},  {24, 2048}, {40, 4000},   {333, 7},     {100, 3001},      {16, 50000},
@@ -179,7 +183,7 @@ template <class IN, class ACC, class OFF> static void run_case(const SegCase<IN,
                               {49152, 128}, {70, 8200},  {1000, 4100}, {2200, 4100}, {3, (1u << 21) + 5},
                               {1, (1u << 22) + 1}, {120, 70000}, {5, 100003}, {24, 16384},
                               {50, 1280},  {40, 1536}, {200, 4096}, {33, 8192}, {20, 2048},
-                              {33000, 512}, {17000, 1024}};
+                              {33000, 512}, {17000, 1024}, {65, 256},  {40001, 256}, {33, 512}};
   // scratch for the largest need of any call below
   size_t tb = c.seg_temp(max_segments) > c.rows_temp(1, max_rows_n) ? c.seg_temp(max_segments)
                                                                      : c.rows_temp(1, max_rows_n);
