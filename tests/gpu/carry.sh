@@ -11,7 +11,7 @@ dir=$1
 case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
 rm -rf "$dir" && mkdir -p "$dir"
 ./gpugen -o "$dir/gputest" tests/gpu/gputest.json
-for m in r_signed r_unsigned r_floats r_structs r_user r_vectors r_seg r_seg_user r_multi r_params; do
+for m in r_signed r_unsigned r_floats r_structs r_user r_vectors r_seg r_seg_user r_seg_k2 r_multi r_params; do
   (cd tests/gpu/reduce && ../../../gpugen -o "$dir/reduce/$m" "$m.json")
 done
 ./gpugen -o "$dir/demo" specs/mytypes.json

@@ -24,11 +24,13 @@ ARG = ["argmin", "argmax"]
 def ident(t):
     return t.replace(" ", "_")
 
-def spec(module, types, reductions, headers=None):
+def spec(module, types, reductions, headers=None, tuning=None):
     s = {"gpugen": 1, "module": module}
     if headers:
         s["headers"] = headers
     s["targets"] = TARGETS
+    if tuning:
+        s["tuning"] = tuning
     if types:
         s["types"] = types
     s["reductions"] = reductions
@@ -120,6 +122,17 @@ for r, off in zip(user_reductions, ["long long", "int", "long long", "int", "lon
 spec("r_seg_user", user_types, seg_user, headers=["user_ops.h"])
 for (m, r, t, a, cls, cmp), off in zip(cases[-7:], ["long long", "int", "long long", "int", "long long", "int", "long long"]):
     seg_cases.append(("r_seg_user", r, t, a, off, cls, cmp))
+# The same accumulators of more than 8 bytes under a tuning other than the
+# default: blocks of 128 and 8 items a thread, so K = 2 groups of 16 bytes a
+# lane. Ordered rows then take the grouped tiles up to 64 groups (a lane 2
+# groups; 256 ints), and longer ones reduce_long_rows_ordered, so the shapes
+# 64 x 256 and 33 x 512 fall on either side of grouped_rows_max_groups.
+K2 = ["sumsq", "welford", "maxsub", "polyhash"]
+spec("r_seg_k2", user_types, [r for r in seg_user if r["name"] in K2], headers=["user_ops.h"],
+     tuning={"default": {"block": 128, "items_per_thread": 8}})
+for m, r, t, a, off, cls, cmp in list(seg_cases):
+    if m == "r_seg_user" and r in K2:
+        seg_cases.append(("r_seg_k2", r, t, a, off, cls, cmp))
 # CUDA's vector types (issue 19): builtin ops field-wise, a widening into a
 # vector of wider components, a struct with a double2 field; flat and
 # segmented, in a module of their own.

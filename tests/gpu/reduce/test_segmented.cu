@@ -1,6 +1,9 @@
 // GPU tests of the segmented reductions (seg_cases.inc, from make_cases.py):
 // M_R_segmented and M_R_rows against M_R_segmented_host / M_R_rows_host,
 // segment by segment, for every operator kind and both offset types.
+// r_seg_k2 runs four of r_seg_user's operators again under blocks of 128 and
+// 8 items a thread, where the row forms' bounds that depend on the tuning
+// move (ordered rows take the grouped tiles up to 64 groups, not 128).
 // Layouts: a mix of every length (empty, 1, thread-, warp- and block-sized,
 // and segments spread over many blocks), all empty, many tiny ones, a
 // single long one, heaps of empty ones between long ones, num_segments = 0,
@@ -16,6 +19,7 @@
 #include <vector>
 #include "r_seg.cuh"
 #include "r_seg_user.cuh"
+#include "r_seg_k2.cuh"
 #include "r_vectors.cuh"
 #include "inputs.h"
 
