@@ -1070,6 +1070,13 @@ a a.2.csv L=4,one" ] && [ "$(tar tzf "$abdir/out/ab.tgz" | sort | tr '\n' ' ')" 
   else
     fail "bench: the probes do not build" "$out"
   fi
+  # split_mix.cu links the segmented module; its own object compiles
+  # against the header block_times.sh generated above
+  if out=$(nvcc -std=c++17 -O3 -arch=sm_90 -I"$stamped/gen" -Ibench -c -o "$probes/split_mix.o" bench/split_mix.cu 2>&1); then
+    ok "bench: split_mix.cu compiles against the segmented module's header"
+  else
+    fail "bench: split_mix.cu does not compile" "$out"
+  fi
 
   local fetch=$WORK/bench/fetch
   mkdir -p "$fetch/.cccl"
