@@ -18,52 +18,17 @@
 #include <vector>
 
 #include "benchseg.cuh"
-#include "cuda_check.cuh"
 #include "segmented_inputs.cuh"
 #include "skewed_offsets.h"
+#include "segmented_bench.cuh"
 
-__global__ void read_ceiling(const int4 *__restrict__ p, size_t n4, int *sink) {
-  int4 acc = make_int4(0, 0, 0, 0);
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
-    int4 a = __ldg(p + i);
-    acc.x ^= a.x, acc.y ^= a.y, acc.z ^= a.z, acc.w ^= a.w;
-  }
-  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff)
-    *sink = acc.x;
-}
-
-static cudaEvent_t ev0, ev1;
-// Least time a call of 5 rounds, each the mean of back-to-back calls filling
-// about 20 ms.
-template <class F> static double time_us(F call) {
-  call();
-  CUDA_CHECK(cudaEventRecord(ev0));
-  call();
-  CUDA_CHECK(cudaEventRecord(ev1));
-  CUDA_CHECK(cudaEventSynchronize(ev1));
-  float ms;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
-  int iters = (int)(20.0 / (ms > 1e-3f ? ms : 1e-3f));
-  iters = iters < 3 ? 3 : iters > 2000 ? 2000 : iters;
+// Least time a call over 5 of time_us's means.
+template <class F> static double least_us(F call) {
   double best = 1e30;
-  for (int round = 0; round < 5; round++) {
-    CUDA_CHECK(cudaEventRecord(ev0));
-    for (int i = 0; i < iters; i++)
-      call();
-    CUDA_CHECK(cudaEventRecord(ev1));
-    CUDA_CHECK(cudaEventSynchronize(ev1));
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
-    best = std::fmin(best, ms * 1000.0 / iters);
-  }
+  for (int round = 0; round < 5; round++)
+    best = std::fmin(best, time_us(call));
   return best;
 }
-
-static bool near(double a, double b) { return std::fabs(a - b) <= 1e-3 * (std::fabs(a) + std::fabs(b)) + 1e-5; }
-static bool same(int a, int b) { return a == b; }
-static bool same(float a, float b) { return near(a, b); }
-static bool same(const Welford &a, const Welford &b) { return near(a.n, b.n) && near(a.mean, b.mean) && near(a.m2, b.m2); }
-static bool same(const MaxSub &a, const MaxSub &b) { return benchseg::bits_equal(a, b); }
 
 // One side of the split: the segments on it, compacted.
 struct Part {
@@ -114,11 +79,11 @@ static void one(const char *name, size_t threshold, const IN *whole_in, const lo
   CUDA_CHECK(cudaMalloc(&out_whole, count * sizeof(A)));
   CUDA_CHECK(cudaMalloc(&out_lo, (lo.segments.size() + 1) * sizeof(A)));
   CUDA_CHECK(cudaMalloc(&out_hi, (hi.segments.size() + 1) * sizeof(A)));
-  const double whole_us = time_us([&] { CUDA_CHECK(seg(whole_in, whole_off, count, out_whole)); });
+  const double whole_us = least_us([&] { CUDA_CHECK(seg(whole_in, whole_off, count, out_whole)); });
   CUDA_CHECK(seg(whole_in, whole_off, count, out_whole));
-  const double lo_us = time_us([&] { CUDA_CHECK(seg(lo_in, lo.off, lo.segments.size(), out_lo)); });
-  const double hi_us = time_us([&] { CUDA_CHECK(seg(hi_in, hi.off, hi.segments.size(), out_hi)); });
-  const double both_us = time_us([&] {
+  const double lo_us = least_us([&] { CUDA_CHECK(seg(lo_in, lo.off, lo.segments.size(), out_lo)); });
+  const double hi_us = least_us([&] { CUDA_CHECK(seg(hi_in, hi.off, hi.segments.size(), out_hi)); });
+  const double both_us = least_us([&] {
     CUDA_CHECK(seg(lo_in, lo.off, lo.segments.size(), out_lo));
     CUDA_CHECK(seg(hi_in, hi.off, hi.segments.size(), out_hi));
   });
@@ -171,7 +136,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemcpy(h_i.data(), i_in, n * sizeof(int), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(h_f.data(), f_in, n * sizeof(float), cudaMemcpyDeviceToHost));
   const double ceil_us =
-      time_us([&] { read_ceiling<<<ceiling_grid, 256>>>((const int4 *)i_in, n * sizeof(int) / 16, d_sink); });
+      least_us([&] { read_ceiling<<<ceiling_grid, 256>>>((const int4 *)i_in, n * sizeof(int) / 16, d_sink); });
 
   std::printf("# %s, %d SMs; the power-law mix of 2^%d elements, %zu segments; read ceiling %.1f us\n", prop.name,
               prop.multiProcessorCount, log2n, count, ceil_us);
