@@ -16,6 +16,7 @@
 #include "benchmulti.h"
 
 #include "cuda_check.cuh"
+#include "event_timer.cuh"
 #define CUBLAS_CHECK(call)                                                   \
   do {                                                                       \
     if ((call) != CUBLAS_STATUS_SUCCESS) {                                   \
@@ -45,27 +46,6 @@ __device__ unsigned int hash32(size_t i) {
 template <class T> __global__ void fill(T *p, size_t n, unsigned int seed) {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
     p[i] = (T)(hash32(i ^ seed) >> 8) * (T)(1.0 / 16777216.0);
-}
-
-static cudaEvent_t ev0, ev1;
-template <class F> static double time_us(F call) {
-  call();
-  CUDA_CHECK(cudaEventRecord(ev0));
-  call();
-  CUDA_CHECK(cudaEventRecord(ev1));
-  CUDA_CHECK(cudaEventSynchronize(ev1));
-  float ms;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
-  int iters = (int)(30.0 / (ms > 1e-3f ? ms : 1e-3f));
-  iters = iters < 3 ? 3 : iters > 2000 ? 2000 : iters;
-  CUDA_CHECK(cudaEventRecord(ev0));
-  for (int i = 0; i < iters; i++)
-    call();
-  CUDA_CHECK(cudaEventRecord(ev1));
-  CUDA_CHECK(cudaEventSynchronize(ev1));
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
-  return ms * 1000.0 / iters;
 }
 
 template <class T> struct Product {

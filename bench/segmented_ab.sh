@@ -41,7 +41,7 @@ build)
   mkdir -p "$AB" "$objects"
   rm -rf "$gen"
   (cd "$here" && "$root/gpugen" -o "$gen" bench_segmented.json)
-  if [ ! -f "$objects/main.o" ] || [ -n "$(find "$here/bench_segmented.cu" "$here/segmented_inputs.cuh" "$here/segmented_bench.cuh" "$here/skewed_offsets.h" -newer "$objects/main.o")" ]; then
+  if [ ! -f "$objects/main.o" ] || [ -n "$(find "$here/bench_segmented.cu" "$here/segmented_inputs.cuh" "$here/segmented_bench.cuh" "$here/event_timer.cuh" "$here/skewed_offsets.h" -newer "$objects/main.o")" ]; then
     cccl=$(sh "$here/fetch_cccl.sh")
     "$NVCC" -std=c++17 -O3 -arch="$ARCH" -I"$cccl" -I"$gen" -I"$here" -c -o "$objects/main.o" \
       "$here/bench_segmented.cu"
