@@ -1803,7 +1803,7 @@ __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
 /* The segmented kernels wait on memory more than the flat one (short
  * segments, dependent offset loads), so with accumulators of up to 8 bytes
  * (segment_capped) they ask for 768 threads per SM (80 registers). With
- * sm_90 the int and float sums then spill 120 to 170 bytes; uncapped (127 registers, 512
+ * sm_90 the int and float sums then spill 66 and 84 bytes (crossing_pieces_last); uncapped (127 registers, 512
  * threads) they ran 14 to 31 % slower on segments of 16 to 256 elements at
  * 2^28 on an H100, and up to 8 % faster on long ones. Long rows take a
  * kernel of their own (reduce_split_rows), which fits the cap without
@@ -1844,6 +1844,18 @@ template <class ACC> __host__ __device__ constexpr int segment_batch() {
   return sizeof(ACC) > 16 && sizeof(ACC) <= 32 ? 1 : 4;
 }
 
+/* Whether a block reduces the pieces of the segments that cross its bounds
+ * after its own segments' passes, not before: the capped kernels
+ * (accumulators of up to 8 bytes). The bounds then wait in shared memory,
+ * not in registers through the passes, and the sm_90 `int` and `float`
+ * kernels spill 66 and 84 bytes, not 276 and 172. H200, against pieces
+ * first: at 2^28 the power-law mix 1.028 (`int`) and 1.020 (`float`) times
+ * as fast (86 % of the read ceiling), segments of 16 and 256 1.06, lengths
+ * of 0 to 32 1.07, but segments of 1 0.91 and the giant mix 0.98; at 2^22
+ * segments of 1024 and longer 0.92 to 1.00 (bench/RESULTS.md, session 46).
+ * Welford's and max-subarray's kernels lost up to 7 and 15 % that way, so
+ * they keep the pieces first. */
+template <class A> __host__ __device__ constexpr bool crossing_pieces_last() { return segment_capped<A>(); }
 /* What one lane of a group of G folds from a piece of len <= G * PER
  * elements: every G-th element for commutative operators, a run of
  * consecutive ones for ordered ones. Every load is issued before the first
@@ -2325,19 +2337,30 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
 
   /* The last owned segment, when it runs past the chunk, is finished by the
    * last block it covers: publish this block's piece of it (partials[b]). */
+  constexpr bool PIECES_LAST = crossing_pieces_last<A>();
+  __shared__ size_t bounds[5]; /* for PIECES_LAST: last_begin, r1, r0, before_begin, at_begin */
+  if (PIECES_LAST && threadIdx.x == 0) {
+    bounds[0] = last_begin;
+    bounds[1] = r1;
+    bounds[2] = r0;
+    bounds[3] = before_begin;
+    bounds[4] = at_begin;
+  }
   bool crossing_out = false;
   if (s_end > s_begin && !by_index) {
     crossing_out = at_end > r1;
     if (crossing_out) {
       s_end--;
-      A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, last_begin, r1, 0, scratch);
-      publish_partial(partials, flags, b, v, tag);
+      if constexpr (!PIECES_LAST) {
+        A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, last_begin, r1, 0, scratch);
+        publish_partial(partials, flags, b, v, tag);
+      }
     }
   }
   /* The segment that crosses in from the left: a block it runs through
    * publishes its piece; the block where it ends merges the lower blocks'
    * pieces (below), so blocks only ever wait for lower blocks. */
-  bool crossing_in_ends = false;
+  bool crossing_in = false, crossing_in_ends = false;
   size_t in_segment = 0, in_owner = 0;
   /* thread 0's piece waits in shared memory through the passes below: in
    * registers it was live across all of them */
@@ -2345,17 +2368,20 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   if (b > 0 && !by_index) {
     const size_t crossing_end = at_begin, in_begin = before_begin;
     if (crossing_end > r0) {
+      crossing_in = true;
       in_segment = s_begin - 1;
       /* the block whose share holds in_begin: segments 0 to in_segment
        * begin at or before it, the later ones after it */
       in_owner = (in_begin - base + slope * (in_segment + 1)) / chunk;
       crossing_in_ends = crossing_end <= r1;
-      const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
-          in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);
-      if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
-        publish_partial(partials, flags, b, piece, tag);
-      else if (threadIdx.x == 0)
-        in_piece = piece;
+      if constexpr (!PIECES_LAST) {
+        const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
+            in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);
+        if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
+          publish_partial(partials, flags, b, piece, tag);
+        else if (threadIdx.x == 0)
+          in_piece = piece;
+      }
     }
   }
   /* A block with index shares and no more segments than warps gives each
@@ -2572,6 +2598,23 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
             out[t] = v;
         }
       __syncthreads(); /* big[] is rewritten by the next window */
+    }
+  }
+  if constexpr (PIECES_LAST) {
+    if (crossing_out || crossing_in)
+      __syncthreads(); /* bounds[] */
+    if (crossing_out) {
+      A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, bounds[0], bounds[1], 0, scratch);
+      publish_partial(partials, flags, b, v, tag);
+    }
+    if (crossing_in) {
+      const size_t from = bounds[2];
+      const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
+          in, from, crossing_in_ends ? bounds[4] : bounds[1], from - bounds[3], scratch);
+      if (!crossing_in_ends)
+        publish_partial(partials, flags, b, piece, tag);
+      else if (threadIdx.x == 0)
+        in_piece = piece;
     }
   }
   if (crossing_in_ends) { /* the lower blocks' pieces in block order, then this block's */
