@@ -2346,15 +2346,17 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     bounds[3] = before_begin;
     bounds[4] = at_begin;
   }
+  const auto reduce_piece_out = [&](size_t begin, size_t end) {
+    A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, 0, scratch);
+    publish_partial(partials, flags, b, v, tag);
+  };
   bool crossing_out = false;
   if (s_end > s_begin && !by_index) {
     crossing_out = at_end > r1;
     if (crossing_out) {
       s_end--;
-      if constexpr (!PIECES_LAST) {
-        A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, last_begin, r1, 0, scratch);
-        publish_partial(partials, flags, b, v, tag);
-      }
+      if constexpr (!PIECES_LAST)
+        reduce_piece_out(last_begin, r1);
     }
   }
   /* The segment that crosses in from the left: a block it runs through
@@ -2365,6 +2367,13 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   /* thread 0's piece waits in shared memory through the passes below: in
    * registers it was live across all of them */
   __shared__ A in_piece;
+  const auto reduce_piece_in = [&](size_t begin, size_t end, size_t first_index) {
+    const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, first_index, scratch);
+    if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
+      publish_partial(partials, flags, b, piece, tag);
+    else if (threadIdx.x == 0)
+      in_piece = piece;
+  };
   if (b > 0 && !by_index) {
     const size_t crossing_end = at_begin, in_begin = before_begin;
     if (crossing_end > r0) {
@@ -2374,14 +2383,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
        * begin at or before it, the later ones after it */
       in_owner = (in_begin - base + slope * (in_segment + 1)) / chunk;
       crossing_in_ends = crossing_end <= r1;
-      if constexpr (!PIECES_LAST) {
-        const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
-            in, r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin, scratch);
-        if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
-          publish_partial(partials, flags, b, piece, tag);
-        else if (threadIdx.x == 0)
-          in_piece = piece;
-      }
+      if constexpr (!PIECES_LAST)
+        reduce_piece_in(r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin);
     }
   }
   /* A block with index shares and no more segments than warps gives each
@@ -2603,19 +2606,10 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   if constexpr (PIECES_LAST) {
     if (crossing_out || crossing_in)
       __syncthreads(); /* bounds[] */
-    if (crossing_out) {
-      A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, bounds[0], bounds[1], 0, scratch);
-      publish_partial(partials, flags, b, v, tag);
-    }
-    if (crossing_in) {
-      const size_t from = bounds[2];
-      const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(
-          in, from, crossing_in_ends ? bounds[4] : bounds[1], from - bounds[3], scratch);
-      if (!crossing_in_ends)
-        publish_partial(partials, flags, b, piece, tag);
-      else if (threadIdx.x == 0)
-        in_piece = piece;
-    }
+    if (crossing_out)
+      reduce_piece_out(bounds[0], bounds[1]);
+    if (crossing_in)
+      reduce_piece_in(bounds[2], crossing_in_ends ? bounds[4] : bounds[1], bounds[2] - bounds[3]);
   }
   if (crossing_in_ends) { /* the lower blocks' pieces in block order, then this block's */
     const A lower = merge_partials<Op, BLOCK>(partials + in_owner, flags + in_owner, tag,
