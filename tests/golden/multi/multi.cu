@@ -414,7 +414,8 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::wide_op::commutative);
+      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, num_rows, sizeof(double),
+                                                          multi::detail::wide_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -843,7 +844,8 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::pairs_op::commutative);
+      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, num_rows, sizeof(PairHash),
+                                                          multi::detail::pairs_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:

@@ -414,7 +414,8 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && params::detail::row_groups_take(row_length * 4, sizeof(Pick), params::detail::lastmax_op::commutative);
+      num_rows > 1 && params::detail::row_groups_take(row_length * 4, num_rows, sizeof(Pick),
+                                                          params::detail::lastmax_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -764,7 +765,8 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && params::detail::row_groups_take(row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::lastabove_op::commutative);
+      num_rows > 1 && params::detail::row_groups_take(row_length * params::detail::lastabove_op::element_bytes, num_rows, sizeof(Pick),
+                                                          params::detail::lastabove_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:

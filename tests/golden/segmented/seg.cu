@@ -335,7 +335,8 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 1, sizeof(long long), seg::detail::total_op::commutative);
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 1, num_rows, sizeof(long long),
+                                                          seg::detail::total_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -685,7 +686,8 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result), seg::detail::best_op::commutative);
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, num_rows, sizeof(seg_best_result),
+                                                          seg::detail::best_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -1035,7 +1037,8 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 12, sizeof(Welford), seg::detail::lo_op::commutative);
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 12, num_rows, sizeof(Welford),
+                                                          seg::detail::lo_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -1464,7 +1467,8 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub), seg::detail::maxsub_op::commutative);
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, num_rows, sizeof(MaxSub),
+                                                          seg::detail::maxsub_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -1814,7 +1818,8 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, sizeof(Welford), seg::detail::variance_op::commutative);
+      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, num_rows, sizeof(Welford),
+                                                          seg::detail::variance_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:

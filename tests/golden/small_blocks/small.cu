@@ -336,7 +336,8 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && small::detail::row_groups_take(row_length * 4, sizeof(int), small::detail::total_op::commutative);
+      num_rows > 1 && small::detail::row_groups_take(row_length * 4, num_rows, sizeof(int),
+                                                          small::detail::total_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -686,7 +687,8 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && small::detail::row_groups_take(row_length * 4, sizeof(Welford), small::detail::variance_op::commutative);
+      num_rows > 1 && small::detail::row_groups_take(row_length * 4, num_rows, sizeof(Welford),
+                                                          small::detail::variance_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:

@@ -493,7 +493,8 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   bool launched = false;
   /* long rows */
   const bool groups_take =
-      num_rows > 1 && vectors::detail::row_groups_take(row_length * 3, sizeof(uint3), vectors::detail::rgbsum_op::commutative);
+      num_rows > 1 && vectors::detail::row_groups_take(row_length * 3, num_rows, sizeof(uint3),
+                                                          vectors::detail::rgbsum_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:

@@ -525,6 +525,46 @@ static void run_large(const char *name, size_t short_max, InputClass cls,
       seg, seg_host, seg_temp, equal);
 }
 
+// Rows of 64 KiB (16384 4-byte elements) for commutative accumulators of 9
+// to 16 bytes, at d_in: up to long_row_groups_min_rows (8192) of them take
+// the long-row tiles, more take a block a row (row_groups_take). The layer-
+// norm shape, 4096 rows, and 8200 rows check one route each, row by row.
+template <class IN, class ACC>
+static void run_long_rows(const char *name, InputClass cls, Compare cmp,
+                          cudaError_t (*rows_fn)(const IN *, size_t, size_t, ACC *, void *, size_t, cudaStream_t),
+                          void (*rows_host)(const IN *, size_t, size_t, ACC *), size_t (*rows_temp)(size_t, size_t),
+                          bool (*equal)(const ACC &, const ACC &)) {
+  const size_t length = 65536 / sizeof(IN);
+  for (size_t count : {(size_t)4096, (size_t)8200}) {
+    const size_t n = count * length;
+    std::unique_ptr<IN[]> in(new IN[n]);
+    fill(in.get(), n, cls, 0x64b + count);
+    std::vector<ACC> want(count), got(count);
+    rows_host(in.get(), count, length, want.data());
+    IN *d;
+    ACC *d_out;
+    void *temp;
+    const size_t tb = rows_temp(count, length);
+    CUDA_CHECK(cudaMalloc(&d, n * sizeof(IN)));
+    CUDA_CHECK(cudaMalloc(&d_out, count * sizeof(ACC)));
+    CUDA_CHECK(cudaMalloc(&temp, tb ? tb : 1));
+    CUDA_CHECK(cudaMemcpy(d, in.get(), n * sizeof(IN), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_out, 0xA5, count * sizeof(ACC)));
+    CUDA_CHECK(rows_fn(d, count, length, d_out, temp, tb, 0));
+    CUDA_CHECK(cudaMemcpy(got.data(), d_out, count * sizeof(ACC), cudaMemcpyDeviceToHost));
+    size_t same = 0;
+#pragma omp parallel for reduction(+ : same)
+    for (size_t r = 0; r < count; r++)
+      same += close_to(cmp, equal, got[r], want[r], in.get() + r * length, length);
+    check(same == count, name,
+          count <= 8192 ? "rows of 64 KiB, 4096 of them (the long-row tiles)" : "rows of 64 KiB, 8200 of them (a block a row)",
+          n);
+    CUDA_CHECK(cudaFree(d));
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(temp));
+  }
+}
+
 static const char *only_module; // --only M: the cases of module M, nothing else
 #define SEG_CASE(module, red, in_t, acc_t, off_t, cls, cmp)                                                          \
   if (!only_module || std::strcmp(only_module, #module) == 0) {                                                    \
@@ -570,6 +610,12 @@ int main(int argc, char **argv) {
                                 r_seg_user_maxsub_segmented, r_seg_user_maxsub_segmented_host,
                                 r_seg_user_maxsub_segmented_temp_bytes,
                                 [](const MaxSub &a, const MaxSub &b) { return r_seg_user::bits_equal(a, b); });
+    run_long_rows<float, Welford>("user welford", REAL, WELFORD, r_seg_user_welford_rows, r_seg_user_welford_rows_host,
+                                  r_seg_user_welford_rows_temp_bytes,
+                                  [](const Welford &a, const Welford &b) { return r_seg_user::bits_equal(a, b); });
+    run_long_rows<int, SumSq>("user sumsq", SMALL, EXACT, r_seg_user_sumsq_rows, r_seg_user_sumsq_rows_host,
+                              r_seg_user_sumsq_rows_temp_bytes,
+                              [](const SumSq &a, const SumSq &b) { return r_seg_user::bits_equal(a, b); });
   }
   std::printf("segmented: %ld passed, %ld failed\n", passed, failed);
   return failed ? 1 : 0;
