@@ -413,9 +413,10 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && multi::detail::row_tiles_first(row_length * multi::detail::wide_op::element_bytes, num_rows, sizeof(double), multi::detail::wide_op::commutative);
   const bool groups_take =
-      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, num_rows, sizeof(double),
-                                                          multi::detail::wide_op::commutative);
+      num_rows > 1 && !tiles_first && multi::detail::row_groups_take(row_length * multi::detail::wide_op::element_bytes, sizeof(double), multi::detail::wide_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -498,8 +499,10 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
@@ -843,9 +846,10 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && multi::detail::row_tiles_first(row_length * multi::detail::pairs_op::element_bytes, num_rows, sizeof(PairHash), multi::detail::pairs_op::commutative);
   const bool groups_take =
-      num_rows > 1 && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, num_rows, sizeof(PairHash),
-                                                          multi::detail::pairs_op::commutative);
+      num_rows > 1 && !tiles_first && multi::detail::row_groups_take(row_length * multi::detail::pairs_op::element_bytes, sizeof(PairHash), multi::detail::pairs_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -928,8 +932,10 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,

@@ -2848,22 +2848,27 @@ __host__ __device__ constexpr bool enough_long_rows(size_t count, size_t warps) 
  *   1.01 times CUB 3.5's fixed-size kernel, and 1.65 times at 2^22 on rows
  *   of 16384; Welford and max-subarray rows of 4096 lost 16 and 22 % so
  *   and keep the tiles);
- * - for commutative accumulators of up to 16 bytes, more than
- *   long_row_groups_min_rows rows of 64 KiB (H200, session 36, against the
- *   long-row tiles of then: Welford on 16384 rows of 16384 floats 1.12 times
- *   as fast, 85 % of the read ceiling from 76 %, 4096 rows 1.02; rows of 32
- *   KiB lost 15 % at 2^28 that way, and rows of 16 KiB 45 %). Fewer rows
- *   take the long-row tiles where there are enough of them, else a block
- *   each all the same (too_few_for_tiles): on an H100 in session 47, with
- *   today's tiles, 4096 Welford rows of 16384 floats (the layer-norm shape)
- *   ran 1.05 times as fast in the tiles (95.1 against 100.0 us; torch's
- *   var_mean 119.0 to 119.4), 16384 rows and 256 within 2 % either way. */
-constexpr size_t long_row_groups_min_rows = 8192;
-__host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t count, size_t acc_bytes,
-                                                   bool commutative) {
+ * - for commutative accumulators of up to 16 bytes, rows of 64 KiB (H200,
+ *   session 36, against the long-row tiles of then: Welford on 16384 rows
+ *   of 16384 floats 1.12 times as fast, 85 % of the read ceiling from 76 %,
+ *   4096 rows 1.02; rows of 32 KiB lost 15 % at 2^28 that way, and rows of
+ *   16 KiB 45 %), but row_tiles_first below. */
+__host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t acc_bytes, bool commutative) {
   return row_bytes > long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= row_tiles_max_bytes) ||
-         (commutative && acc_bytes <= 16 && row_bytes >= long_row_tiles_max_bytes &&
-          count > long_row_groups_min_rows);
+         (commutative && acc_bytes <= 16 && row_bytes >= long_row_tiles_max_bytes);
+}
+/* Of those rows of 64 KiB, up to long_row_groups_min_rows with an
+ * accumulator of 9 to 16 bytes try the long-row tiles first, and take a
+ * block a row only where the tiles do not take them (rows too few for the
+ * tiles, or not on 16-byte boundaries). On an H100 in session 47, with
+ * today's tiles, 4096 Welford rows of 16384 floats (the layer-norm shape)
+ * ran 1.05 times as fast in the tiles (95.1 against 100.0 us; torch's
+ * var_mean 119.0 to 119.4), 16384 rows and 256 within 2 % either way. */
+constexpr size_t long_row_groups_min_rows = 8192;
+__host__ __device__ constexpr bool row_tiles_first(size_t row_bytes, size_t count, size_t acc_bytes,
+                                                   bool commutative) {
+  return commutative && acc_bytes > 8 && acc_bytes <= 16 && row_bytes == long_row_tiles_max_bytes &&
+         count <= long_row_groups_min_rows;
 }
 
 /* Whether rows of `length` elements of `size` bytes in `in` line up with

@@ -334,9 +334,10 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && seg::detail::row_tiles_first(row_length * 1, num_rows, sizeof(long long), seg::detail::total_op::commutative);
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 1, num_rows, sizeof(long long),
-                                                          seg::detail::total_op::commutative);
+      num_rows > 1 && !tiles_first && seg::detail::row_groups_take(row_length * 1, sizeof(long long), seg::detail::total_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -419,8 +420,10 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
@@ -685,9 +688,10 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && seg::detail::row_tiles_first(row_length * 4, num_rows, sizeof(seg_best_result), seg::detail::best_op::commutative);
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, num_rows, sizeof(seg_best_result),
-                                                          seg::detail::best_op::commutative);
+      num_rows > 1 && !tiles_first && seg::detail::row_groups_take(row_length * 4, sizeof(seg_best_result), seg::detail::best_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -770,8 +774,10 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
@@ -1036,9 +1042,10 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && seg::detail::row_tiles_first(row_length * 12, num_rows, sizeof(Welford), seg::detail::lo_op::commutative);
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 12, num_rows, sizeof(Welford),
-                                                          seg::detail::lo_op::commutative);
+      num_rows > 1 && !tiles_first && seg::detail::row_groups_take(row_length * 12, sizeof(Welford), seg::detail::lo_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -1121,8 +1128,10 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
@@ -1466,9 +1475,10 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && seg::detail::row_tiles_first(row_length * 4, num_rows, sizeof(MaxSub), seg::detail::maxsub_op::commutative);
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, num_rows, sizeof(MaxSub),
-                                                          seg::detail::maxsub_op::commutative);
+      num_rows > 1 && !tiles_first && seg::detail::row_groups_take(row_length * 4, sizeof(MaxSub), seg::detail::maxsub_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -1551,8 +1561,10 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,
@@ -1817,9 +1829,10 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && seg::detail::row_tiles_first(row_length * 4, num_rows, sizeof(Welford), seg::detail::variance_op::commutative);
   const bool groups_take =
-      num_rows > 1 && seg::detail::row_groups_take(row_length * 4, num_rows, sizeof(Welford),
-                                                          seg::detail::variance_op::commutative);
+      num_rows > 1 && !tiles_first && seg::detail::row_groups_take(row_length * 4, sizeof(Welford), seg::detail::variance_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -1902,8 +1915,10 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,

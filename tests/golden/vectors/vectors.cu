@@ -492,9 +492,10 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   };
   bool launched = false;
   /* long rows */
+  const bool tiles_first =
+      num_rows > 1 && vectors::detail::row_tiles_first(row_length * 3, num_rows, sizeof(uint3), vectors::detail::rgbsum_op::commutative);
   const bool groups_take =
-      num_rows > 1 && vectors::detail::row_groups_take(row_length * 3, num_rows, sizeof(uint3),
-                                                          vectors::detail::rgbsum_op::commutative);
+      num_rows > 1 && !tiles_first && vectors::detail::row_groups_take(row_length * 3, sizeof(uint3), vectors::detail::rgbsum_op::commutative);
   /* of those, rows of one block tile at most, for commutative accumulators
    * of up to 8 bytes: a block each in a kernel of 32 registers, where the
    * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
@@ -577,8 +578,10 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   /* rows of 16 to 64 KiB that the tiles would take but for their count: a
    * block each, where the split path shares each row between blocks (H200
    * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5) */
-  if (too_few_for_tiles && ((err = in_groups(&launched)) != cudaSuccess || launched))
+   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
+   * rows of 64 KiB that tried the tiles first, where the tiles did not take
+   * them */
+  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
     return err;
   /* one row that needs scratch is the flat reduction, whose blocks take
    * tiles in turn; the split kernel's take a contiguous chunk each (H100,

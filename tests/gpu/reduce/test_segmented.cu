@@ -526,9 +526,9 @@ static void run_large(const char *name, size_t short_max, InputClass cls,
 }
 
 // Rows of 64 KiB (16384 4-byte elements) for commutative accumulators of 9
-// to 16 bytes, at d_in: up to long_row_groups_min_rows (8192) of them take
-// the long-row tiles, more take a block a row (row_groups_take). The layer-
-// norm shape, 4096 rows, and 8200 rows check one route each, row by row.
+// to 16 bytes, at d_in: up to long_row_groups_min_rows (8192) of them try
+// the long-row tiles first (row_tiles_first), more take a block a row. The
+// layer-norm shape, 4096 rows, and 8200 rows check one route each, row by row.
 template <class IN, class ACC>
 static void run_long_rows(const char *name, InputClass cls, Compare cmp,
                           cudaError_t (*rows_fn)(const IN *, size_t, size_t, ACC *, void *, size_t, cudaStream_t),
