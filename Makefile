@@ -54,7 +54,9 @@ $(BUILD)/templates.o: $(BUILD)/templates.c
 # includes (through nvcc's preprocessor) and from the templates.
 $(BUILD)/reserved/probe.cu: $(TEMPLATES)
 	@mkdir -p $(dir $@)
-	grep -h '^#include <' $(TEMPLATES) | sort -u > $@
+	grep -h '^#include <' $(TEMPLATES) | grep -v '<nccl' | sort -u > $@
+	awk '/^@@ /{keep = $$2 == "device_includes"; next} keep' templates/nccl.cu.tmpl | \
+	  sed 's/^#include <nccl.h>/#if __has_include(<nccl.h>)\n#include <nccl.h>\n#endif/' >> $@
 $(BUILD)/reserved/macros.txt: $(BUILD)/reserved/probe.cu
 	$(NVCC) -E -x cu -Xcompiler -dM -o $@ $<
 $(BUILD)/reserved/probe.ii: $(BUILD)/reserved/probe.cu

@@ -98,8 +98,9 @@ static bool parse_side(const char *const *headers, int nheaders, const ClangOpti
   struct CXUnsavedFile unsaved = {main_name, main_file.data ? main_file.data : "", (unsigned long)main_file.len};
 
   out->index = clang_createIndex(0, 0);
-  enum CXErrorCode err = clang_parseTranslationUnit2(out->index, main_name, args, n, &unsaved, 1,
-                                                     CXTranslationUnit_SkipFunctionBodies, &out->tu);
+  enum CXErrorCode err = clang_parseTranslationUnit2(
+      out->index, main_name, args, n, &unsaved, 1,
+      CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_DetailedPreprocessingRecord, &out->tu);
   buf_free(&main_file);
   if (err != CXError_Success) {
     diag_error(cur ? cur->path : NULL, "libclang could not parse the headers (error %d)", (int)err);
@@ -872,6 +873,48 @@ static void record_header_files(Spec *spec, FileList *list) {
   spec->nheader_files = unique;
 }
 
+/* ---- the headers' macros ----------------------------------------------------- */
+
+typedef struct {
+  Map *seen;  /* name -> its slot in names */
+  const char **names, **places;
+  int n, cap;
+} MacroList;
+
+/* Every macro the user's headers define (not CUDA's or the C library's),
+ * for the emitters to suspend where the generated code uses its name: a
+ * macro `min` or `value` must not rewrite the kernels, and a function-like
+ * macro named like a checked operator must not replace the call. */
+static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_MacroDefinition)
+    return CXChildVisit_Continue;
+  CXSourceLocation loc = clang_getCursorLocation(c);
+  CXFile file;
+  clang_getSpellingLocation(loc, &file, NULL, NULL, NULL);
+  if (!file || clang_Location_isInSystemHeader(loc) || clang_Location_isFromMainFile(loc))
+    return CXChildVisit_Continue; /* built in, on the command line, or gpugen's own probe text */
+  MacroList *l = data;
+  const char *name = take(clang_getCursorSpelling(c));
+  if (map_get(l->seen, name))
+    return CXChildVisit_Continue; /* a message names the first definition */
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    const char **names = ARENA_ARRAY(const char *, l->cap), **places = ARENA_ARRAY(const char *, l->cap);
+    if (l->n) {
+      memcpy(names, l->names, sizeof *names * (size_t)l->n);
+      memcpy(places, l->places, sizeof *places * (size_t)l->n);
+    }
+    l->names = names;
+    l->places = places;
+  }
+  l->names[l->n] = name;
+  l->places[l->n] = cursor_place(c);
+  map_put(l->seen, name, &l->names[l->n]);
+  l->n++;
+  return CXChildVisit_Continue;
+}
+
 /* ---- entry points ---------------------------------------------------------- */
 
 
@@ -929,6 +972,8 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
     decls = collect_decls(host.tu);
   }
   clang_getInclusions(host.tu, visit_inclusion, &files);
+  MacroList macros = {map_new()};
+  clang_visitChildren(clang_getTranslationUnitCursor(host.tu), collect_macro, &macros);
   Catalog cat = find_all(&decls, spec, true);
   for (int i = 0; i < spec->ntypes; i++)
     if (cat.found[i].found && !spec->types[i]->synthetic)
@@ -937,6 +982,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
 
   if (parse_side(headers, spec->nheaders, opts, SIDE_GPU, probes, &gpu, NULL)) {
     clang_getInclusions(gpu.tu, visit_inclusion, &files);
+    clang_visitChildren(clang_getTranslationUnitCursor(gpu.tu), collect_macro, &macros);
     Decls gdecls = collect_decls(gpu.tu);
     Catalog gcat = find_all(&gdecls, spec, false);
     for (int i = 0; i < spec->ntypes; i++)
@@ -949,6 +995,9 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
                    spec->types[i]->name, spec->types[i]->path);
   }
   record_header_files(spec, &files);
+  spec->user_macros = macros.names;
+  spec->user_macro_places = macros.places;
+  spec->nuser_macros = macros.n;
   dispose(&gpu);
   dispose(&host);
   note_cxx_only(spec, headers, opts);

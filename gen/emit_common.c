@@ -56,3 +56,125 @@ void emit_banner(Buf *b, const Spec *spec, const char *open, const char *prefix,
     buf_printf(b, " %s", spec->targets[i].name);
   buf_printf(b, "%s\n", close);
 }
+
+/* ---- the user's macros ------------------------------------------------------ */
+
+/* Marks in used[] the user macro `name` (wanted: name -> its slot in
+ * spec->user_macros); a macro of the system headers is followed into its
+ * replacement list, once (expanded: the ones followed). */
+static void mark_name(const char *name, const Map *wanted, const Spec *spec, bool *used, Map *expanded) {
+  const char *const *slot = map_get(wanted, name);
+  if (slot)
+    used[slot - spec->user_macros] = true;
+  const char *words = ident_macro_expansion(name);
+  if (!words || map_get(expanded, name))
+    return;
+  map_put(expanded, arena_strdup(name), name);
+  while (*words == ' ') {
+    words++;
+    size_t n = strcspn(words, " ");
+    mark_name(arena_strndup(words, n), wanted, spec, used, expanded);
+    words += n;
+  }
+}
+
+/* Marks in used[] the user macros that text names as an identifier outside
+ * comments, string and character literals and #include lines, directly or
+ * through the system macros it uses (__device__ expands to words of its
+ * own, which a user macro `device` would change). */
+static void mark_used_macros(const char *p, const char *end, const Map *wanted, const Spec *spec, bool *used) {
+  Map *expanded = map_new();
+  bool line_start = true; /* only blanks since the last line break */
+  while (p < end) {
+    const char c = *p;
+    if (c == '\n') {
+      line_start = true;
+      p++;
+      continue;
+    }
+    if (c == ' ' || c == '\t') {
+      p++;
+      continue;
+    }
+    const bool directive_start = line_start;
+    line_start = false;
+    if (c == '/' && p + 1 < end && p[1] == '*') {
+      const char *close = strstr(p + 2, "*/");
+      p = close && close < end ? close + 2 : end;
+    } else if (c == '/' && p + 1 < end && p[1] == '/') {
+      while (p < end && *p != '\n')
+        p++;
+    } else if (c == '"' || c == '\'') {
+      for (p++; p < end && *p != c && *p != '\n'; p++)
+        if (*p == '\\' && p + 1 < end)
+          p++;
+      if (p < end && *p == c)
+        p++;
+    } else if (c == '#' && directive_start && (size_t)(end - p) >= 8 && strncmp(p, "#include", 8) == 0) {
+      while (p < end && *p != '\n')
+        p++;
+    } else if (isalpha((unsigned char)c) || c == '_') {
+      const char *q = p;
+      while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+        q++;
+      char name[256];
+      const size_t n = (size_t)(q - p);
+      if (n < sizeof name) {
+        memcpy(name, p, n);
+        name[n] = 0;
+        mark_name(name, wanted, spec, used, expanded);
+      }
+      p = q;
+    } else {
+      p++;
+    }
+  }
+}
+
+/* Suspends, from `start` to the end of b, every macro of the user's headers
+ * that names an identifier there (#pragma push_macro, #undef ... pop_macro):
+ * the generated code then means what gpugen wrote whatever the headers
+ * define, and the user's code after it sees the macros again. A macro that
+ * CUDA's or the C library's headers define too cannot be suspended (the
+ * code needs their meaning): that is an error at its definition. */
+void emit_shield_user_macros(Buf *b, const Spec *spec, size_t start, const char *file) {
+  if (!spec->nuser_macros || start > b->len)
+    return;
+  Map *wanted = map_new();
+  for (int i = 0; i < spec->nuser_macros; i++)
+    map_put(wanted, spec->user_macros[i], &spec->user_macros[i]);
+  bool *used = ARENA_ARRAY(bool, spec->nuser_macros);
+  memset(used, 0, sizeof(bool) * (size_t)spec->nuser_macros);
+  mark_used_macros(b->data + start, b->data + b->len, wanted, spec, used);
+  Buf push = {0}, pop = {0};
+  for (int i = 0; i < spec->nuser_macros; i++) {
+    if (!used[i])
+      continue;
+    const char *name = spec->user_macros[i];
+    if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
+      continue; /* a reserved identifier (__has_include): the compiler's, not a header's to define */
+    if (ident_reserved(name, true)) {
+      diag_error(spec->user_macro_places[i],
+                 "the macro '%s' redefines one of CUDA's or the C library's, which %s uses; gpugen cannot suspend it "
+                 "there: remove or rename it", name, file);
+      continue;
+    }
+    if (!push.len)
+      buf_put(&push, "\n/* The spec's headers define macros named like identifiers of the code below:\n"
+                     " * they are suspended here and restored at the end of this file. */\n");
+    buf_printf(&push, "#pragma push_macro(\"%s\")\n#undef %s\n", name, name);
+    buf_printf(&pop, "#pragma pop_macro(\"%s\")\n", name);
+  }
+  if (push.len) {
+    Buf out = {0};
+    buf_putn(&out, b->data, start);
+    buf_putn(&out, push.data, push.len);
+    buf_putn(&out, b->data + start, b->len - start);
+    buf_put(&out, "\n");
+    buf_putn(&out, pop.data, pop.len);
+    buf_free(b);
+    *b = out;
+  }
+  buf_free(&push);
+  buf_free(&pop);
+}

@@ -113,7 +113,15 @@ void emit_device(const Spec *spec, OutputSet *out) {
   buf_put(b, "/* Device helpers for the types of this module: SharedMem<T>, shfl_sync,\n"
              " * shfl_up_sync, shfl_down_sync, shfl_xor_sync, ldg and bits_equal. See docs/emitted.md. */\n");
   const char *kv[] = {"MODULE", spec->module, "GUARD", module_guard(spec), NULL};
+  const size_t before = b->len;
   template_emit(b, TMPL, "prologue", kv);
+  emit_nccl_device_includes(spec, b);
+  template_emit(b, TMPL, "module_header", kv);
+  /* the system headers come first, then <module>.h with the spec's, then gpugen's code */
+  const char *include = strstr(b->data + before, arena_printf("#include \"%s.h\"\n", spec->module));
+  if (!include)
+    bug("the .cuh prologue does not include %s.h", spec->module);
+  const size_t after_headers = (size_t)(strchr(include, '\n') + 1 - b->data);
 
   buf_put(b, "\n/* ---- builtin scalars ---- */\n");
   for (size_t i = 0; i < sizeof device_scalars / sizeof device_scalars[0]; i++) {
@@ -148,5 +156,6 @@ void emit_device(const Spec *spec, OutputSet *out) {
   emit_reduce_device(spec, b);
   template_emit(b, TMPL, "namespace_end", kv);
   emit_reduce_device_api(spec, b);
+  emit_shield_user_macros(b, spec, after_headers, arena_printf("%s.cuh", spec->module));
   template_emit(b, TMPL, "guard_end", kv);
 }

@@ -89,6 +89,7 @@ void emit_header(const Spec *spec, OutputSet *out) {
     for (int i = 0; i < spec->nheaders; i++)
       buf_printf(b, "#include \"%s\"\n", spec->headers[i]);
   }
+  const size_t after_headers = b->len;
   for (int i = 0; i < spec->ntypes; i++)
     if (spec->types_ordered[i]->vector)
       continue; /* CUDA's headers define it; the checks below assert its layout */
@@ -101,5 +102,6 @@ void emit_header(const Spec *spec, OutputSet *out) {
   buf_put(b, "\n");
   template_emit(b, TMPL, "api", kv);
   emit_reduce_declarations(spec, b);
+  emit_shield_user_macros(b, spec, after_headers, arena_printf("%s.h", spec->module));
   template_emit(b, TMPL, "api_end", kv);
 }

@@ -23,6 +23,12 @@ void emit_nccl_include(const Spec *spec, Buf *b) {
     buf_put(b, "#include <nccl.h> /* \"nccl\": true: the reductions across GPUs */\n");
 }
 
+/* <module>.cuh, before <module>.h: NCCL's device API, which the device path uses. */
+void emit_nccl_device_includes(const Spec *spec, Buf *b) {
+  if (spec_uses_nccl(spec))
+    template_emit(b, TMPL, "device_includes", NULL);
+}
+
 /* The window every _nccl_window form takes, once per module (M.h). */
 void emit_nccl_window_declarations(const Spec *spec, Buf *b) {
   if (!spec_uses_nccl(spec))
@@ -91,12 +97,12 @@ void emit_nccl_support(const Spec *spec, Buf *b) {
   if (!spec_uses_nccl(spec))
     return;
   template_emit(b, TMPL, "chunks", NULL);
-  template_emit(b, TMPL, "common", NULL);
+  template_emit(b, TMPL, "common", (const char *[]){"M", spec->module, NULL});
   template_emit(b, TMPL, "window_common", (const char *[]){"M", spec->module, NULL});
   for (int i = 0; i < spec->nreductions; i++)
     if (spec->reductions[i].nccl && !nccl_type(&spec->reductions[i])) {
       template_emit(b, TMPL, "schedule", NULL);
-      template_emit(b, TMPL, "transport", NULL);
+      template_emit(b, TMPL, "transport", (const char *[]){"M", spec->module, NULL});
       break;
     }
 }

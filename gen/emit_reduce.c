@@ -58,8 +58,10 @@ static const char *builtin_identity(ScalarKind k, OpKind op) {
   }
 }
 
-/* Assignments that set `lhs` (of type r) to the builtin identity. */
-static void emit_builtin_identity(Buf *b, const char *lhs, const TypeRef *r, OpKind op, const char *indent) {
+/* Assignments that set `lhs` (of type r) to the builtin identity. An array
+ * field is a loop; arrays nest through struct fields, so each level has its
+ * own index (i0, i1, ...) and an inner loop never hides an outer one's. */
+static void emit_builtin_identity(Buf *b, const char *lhs, const TypeRef *r, OpKind op, const char *indent, int depth) {
   if (r->is_scalar) {
     buf_printf(b, "%s%s = %s;\n", indent, lhs, builtin_identity(r->scalar, op));
     return;
@@ -67,11 +69,12 @@ static void emit_builtin_identity(Buf *b, const char *lhs, const TypeRef *r, OpK
   for (int f = 0; f < r->type->nfields; f++) {
     const Field *fd = &r->type->fields[f];
     if (fd->is_array) {
-      buf_printf(b, "%sfor (int i = 0; i < %d; ++i) {\n", indent, fd->count);
-      emit_builtin_identity(b, arena_printf("%s.%s[i]", lhs, fd->name), &fd->ref, op, arena_printf("%s  ", indent));
+      buf_printf(b, "%sfor (int i%d = 0; i%d < %d; ++i%d) {\n", indent, depth, depth, fd->count, depth);
+      emit_builtin_identity(b, arena_printf("%s.%s[i%d]", lhs, fd->name, depth), &fd->ref, op,
+                            arena_printf("%s  ", indent), depth + 1);
       buf_printf(b, "%s}\n", indent);
     } else {
-      emit_builtin_identity(b, arena_printf("%s.%s", lhs, fd->name), &fd->ref, op, indent);
+      emit_builtin_identity(b, arena_printf("%s.%s", lhs, fd->name), &fd->ref, op, indent, depth);
     }
   }
 }
@@ -146,10 +149,10 @@ static void emit_struct_ops(Buf *b, const Spec *spec) {
       for (int f = 0; f < t->nfields; f++) {
         const Field *fd = &t->fields[f];
         if (fd->is_array)
-          buf_printf(b, "  for (int i = 0; i < %d; ++i)\n    r.%s[i] = %s(a.%s[i], b.%s[i]);\n", fd->count, fd->name, h,
+          buf_printf(b, "  for (int i = 0; i < %d; ++i)\n    r.%s[i] = detail::%s(a.%s[i], b.%s[i]);\n", fd->count, fd->name, h,
                      fd->name, fd->name);
         else
-          buf_printf(b, "  r.%s = %s(a.%s, b.%s);\n", fd->name, h, fd->name, fd->name);
+          buf_printf(b, "  r.%s = detail::%s(a.%s, b.%s);\n", fd->name, h, fd->name, fd->name);
       }
       buf_put(b, "  return r;\n}\n");
     }
@@ -230,17 +233,17 @@ static void emit_input_loads(Buf *b, const Spec *spec, const Reduction *r) {
                 "  if constexpr (VECTOR) {\n", op);
   for (int i = 0; i < r->ninputs; i++) {
     const char *t = type_cuda_spelling(&r->inputs[i]);
-    buf_printf(b, "    %s x%d[U];\n    load_group<%s, U, U * sizeof(%s) / 16, true, PREFETCH>(in.p%d, g, x%d);\n", t, i,
+    buf_printf(b, "    %s x%d[U];\n    detail::load_group<%s, U, U * sizeof(%s) / 16, true, PREFETCH>(in.p%d, g, x%d);\n", t, i,
                t, t, i, i);
   }
   buf_printf(b, "#pragma unroll\n    for (int u = 0; u < U; ++u)\n      x[u] = {%s%s};\n", each_input(r, "x#[u]", ", ", false),
              with_params);
-  buf_put(b, "  } else {\n    x[0] = ldg(in + g);\n  }\n}\n");
+  buf_put(b, "  } else {\n    x[0] = detail::ldg(in + g);\n  }\n}\n");
   buf_printf(b, "__host__ __device__ __forceinline__ bool vector_head(const %s::source &in, size_t size, size_t n, "
                 "size_t *head) {\n  (void)size;\n", op);
   buf_printf(b, "  const void *const p[] = {%s};\n", each_input(r, "in.p#", ", ", false));
   buf_printf(b, "  const size_t bytes[] = {%s};\n", each_input(r, "sizeof(@)", ", ", false));
-  buf_put(b, "  return vector_head_all(p, bytes, n, head);\n}\n");
+  buf_put(b, "  return detail::vector_head_all(p, bytes, n, head);\n}\n");
 }
 
 static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
@@ -268,28 +271,28 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   else if (r->op == OP_ARGMIN || r->op == OP_ARGMAX)
     buf_printf(b, "    r.value = %s;\n    r.index = -1; /* none yet */\n", builtin_identity(r->input.scalar, r->op));
   else
-    emit_builtin_identity(b, "r", &r->accumulator, r->op, "    ");
+    emit_builtin_identity(b, "r", &r->accumulator, r->op, "    ", 0);
   buf_put(b, "    return r;\n  }\n");
   buf_printf(b, "  static %s __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {\n", space);
   switch (r->op) {
   case OP_NONE:
-    buf_printf(b, "    return %s(a, b);\n", r->combine);
+    buf_printf(b, "    return ::%s(a, b);\n", r->combine);
     break;
   case OP_ARGMIN: case OP_ARGMAX: {
     /* b wins when it is a real value (not NaN, not the identity) that is
      * better, or equal with a lower index: a total order, so any merge
      * order gives the same {value, index}. */
-    const char *better = r->op == OP_ARGMIN ? "less(b.value, a.value)" : "less(a.value, b.value)";
-    buf_printf(b, "    bool b_wins = b.index >= 0 && same(b.value, b.value) &&\n"
-                  "                  (a.index < 0 || %s || (same(a.value, b.value) && b.index < a.index));\n"
+    const char *better = r->op == OP_ARGMIN ? "detail::less(b.value, a.value)" : "detail::less(a.value, b.value)";
+    buf_printf(b, "    bool b_wins = b.index >= 0 && detail::same(b.value, b.value) &&\n"
+                  "                  (a.index < 0 || %s || (detail::same(a.value, b.value) && b.index < a.index));\n"
                   "    return b_wins ? b : a;\n", better);
     break;
   }
   case OP_DOT:
-    buf_put(b, "    return sum_of(a, b);\n");
+    buf_put(b, "    return detail::sum_of(a, b);\n");
     break;
   default:
-    buf_printf(b, "    return %s(a, b);\n", op_helper(r->op));
+    buf_printf(b, "    return detail::%s(a, b);\n", op_helper(r->op));
   }
   buf_put(b, "  }\n");
   buf_printf(b, "  static %s __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {\n",
@@ -297,14 +300,14 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   if (r->op == OP_ARGMIN || r->op == OP_ARGMAX)
     /* one accumulator sees indices in increasing order, so a strict
      * comparison keeps the lowest index among equal values */
-    buf_printf(b, "    if (a.index < 0 ? !same(x, x) : !%s)\n      return a;\n"
+    buf_printf(b, "    if (a.index < 0 ? !detail::same(x, x) : !%s)\n      return a;\n"
                   "    acc_type r;\n    r.value = x;\n    r.index = static_cast<long long>(index);\n    return r;\n",
-               r->op == OP_ARGMIN ? "less(x, a.value)" : "less(a.value, x)");
+               r->op == OP_ARGMIN ? "detail::less(x, a.value)" : "detail::less(a.value, x)");
   else if (r->op == OP_DOT)
-    buf_put(b, "    (void)index;\n    return sum_of(a, prod_of(static_cast<acc_type>(x.x0), static_cast<acc_type>(x.x1)));\n");
+    buf_put(b, "    (void)index;\n    return detail::sum_of(a, detail::prod_of(static_cast<acc_type>(x.x0), static_cast<acc_type>(x.x1)));\n");
   else if (r->op == OP_NONE && r->fold)
     /* fold(acc, inputs..., [index], [params]) */
-    buf_printf(b, "%s    return %s(a, %s%s%s);\n", r->indexed ? "" : "    (void)index;\n", r->fold,
+    buf_printf(b, "%s    return ::%s(a, %s%s%s);\n", r->indexed ? "" : "    (void)index;\n", r->fold,
                uses_source(r) ? each_input(r, "x.x#", ", ", false) : "x",
                r->indexed ? ", static_cast<long long>(index)" : "", r->has_params ? ", x.params" : "");
   else if (r->op == OP_NONE)
@@ -351,19 +354,23 @@ void emit_reduce_device(const Spec *spec, Buf *b) {
   if (!spec->nreductions)
     return;
   buf_put(b, "\n/* ---- reductions ---- */\n");
-  const char *machinery_kv[] = {"SM_LIMITS", target_sm_limits_cpp(), NULL};
-  template_emit(b, "reduce.cuh.tmpl", "machinery", machinery_kv);
-  for (int i = 0; i < spec->nreductions; i++)
-    if (spec->reductions[i].segmented) {
-      template_emit(b, "reduce.cuh.tmpl", "segmented_machinery", NULL);
-      break;
-    }
+  /* layers in order, each calling only what comes before it: the
+   * per-thread operations and loads, each reduction's operators and
+   * tuning, then the collectives and agents that run them */
+  const char *kv[] = {"M", spec->module, "SM_LIMITS", target_sm_limits_cpp(), NULL};
+  template_emit(b, "reduce.cuh.tmpl", "thread_ops", kv);
   buf_put(b, "\nnamespace detail {\n");
   emit_tuning_constants(b, spec);
   emit_struct_ops(b, spec);
   for (int i = 0; i < spec->nreductions; i++)
     emit_op_struct(b, spec, &spec->reductions[i]);
   buf_put(b, "} // namespace detail\n");
+  template_emit(b, "reduce.cuh.tmpl", "machinery", kv);
+  for (int i = 0; i < spec->nreductions; i++)
+    if (spec->reductions[i].segmented) {
+      template_emit(b, "reduce.cuh.tmpl", "segmented_machinery", kv);
+      break;
+    }
 }
 
 /* After the namespace: the pieces for the user's own kernels. */

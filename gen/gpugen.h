@@ -70,10 +70,10 @@ const void *map_put(Map *m, const char *key, const void *value);
 
 /* build/reserved.c, made at build time by tools/reserved.c from the headers
  * the generated code includes and from templates/ */
-extern const char *const reserved_macros[], *const reserved_header_names[], *const reserved_template_names[],
-    *const reserved_template_patterns[];
-extern const int reserved_macros_count, reserved_header_names_count, reserved_template_names_count,
-    reserved_template_patterns_count;
+extern const char *const reserved_macros[], *const reserved_macro_expansions[], *const reserved_header_names[],
+    *const reserved_template_names[], *const reserved_template_patterns[];
+extern const int reserved_macros_count, reserved_macro_expansions_count, reserved_header_names_count,
+    reserved_template_names_count, reserved_template_patterns_count;
 
 /* diag.c: user errors are collected with their place; bugs abort */
 void diag_error(const char *place, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -94,6 +94,9 @@ const char *ident_problem(const char *name); /* NULL when fine, else why not */
 /* Why the included headers or gpugen's templates already hold name (only
  * macros when macros_only), or NULL; from build/reserved.c */
 const char *ident_reserved(const char *name, bool macros_only);
+/* The identifiers of the replacement list of that headers' macro `name`,
+ * each after a space ("" for an empty one), or NULL when it is none */
+const char *ident_macro_expansion(const char *name);
 
 /* targets.c: CUDA architectures */
 bool target_parse(const char *name, int *arch, char *suffix);
@@ -183,6 +186,7 @@ void emit_reduce_host(const Spec *spec, Buf *b);
 /* emit_nccl.c: the reductions across GPUs ("nccl": true); nothing otherwise */
 bool spec_uses_nccl(const Spec *spec);
 void emit_nccl_include(const Spec *spec, Buf *b);                                   /* <module>.h */
+void emit_nccl_device_includes(const Spec *spec, Buf *b);                           /* <module>.cuh */
 void emit_nccl_window_declarations(const Spec *spec, Buf *b);                       /* <module>.h */
 void emit_nccl_declarations(const Spec *spec, const Reduction *r, const char *d_params, const char *params,
                             Buf *b); /* <module>.h */
@@ -194,6 +198,8 @@ const char *module_guard(const Spec *spec);           /* upper-case module name 
 const char *type_c_spelling(const TypeRef *r);        /* in plain C */
 const char *type_cuda_spelling(const TypeRef *r);     /* in CUDA C++ */
 const char *relative_path(const char *from_dir, const char *to_path);
+/* Suspends the user's macros that name identifiers of b after `start` (file: its name, for messages). */
+void emit_shield_user_macros(Buf *b, const Spec *spec, size_t start, const char *file);
 void emit_banner(Buf *b, const Spec *spec, const char *comment_open, const char *line_prefix,
                  const char *comment_close);
 

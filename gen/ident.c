@@ -68,3 +68,16 @@ const char *ident_reserved(const char *name, bool macros_only) {
     return "gpugen's generated code declares it";
   return NULL;
 }
+
+static int compare_expansion(const void *key, const void *entry) {
+  const char *name = key, *e = *(const char *const *)entry;
+  size_t n = strcspn(e, " ");
+  int c = strncmp(name, e, n);
+  return c ? c : (unsigned char)name[n];
+}
+
+const char *ident_macro_expansion(const char *name) {
+  const char *const *e = bsearch(name, reserved_macro_expansions, (size_t)reserved_macro_expansions_count,
+                                 sizeof *reserved_macro_expansions, compare_expansion);
+  return e ? *e + strlen(name) : NULL;
+}

@@ -201,6 +201,10 @@ typedef struct {
                                 no repeats); filled by clangcheck.c, for depfiles and name clashes */
   int nheader_files;
   bool cxx_only_headers;      /* the headers do not parse as C11 (clangcheck.c): <module>.h is C++ only */
+  const char **user_macros;   /* macros the user's headers define (clangcheck.c): each emitted file suspends
+                                 those that name one of its identifiers (emit_common.c) */
+  const char **user_macro_places; /* file:line:col of each definition */
+  int nuser_macros;
 } Spec;
 
 #endif

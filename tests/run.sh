@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli explain output limits fuzz integration install compile valgrind gpu bench
+# Suites: unit golden errors cli explain output limits fuzz integration install compile hygiene valgrind gpu bench
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -803,6 +803,71 @@ suite_gpu() {
   done
 }
 
+# The generated code means what gpugen wrote whatever the spec's headers
+# define (tests/hygiene): a module is built three times, with an empty
+# hygiene_traps.h, with a macro named like every identifier it uses, and
+# with a deleted function named like each (traps.py); every build compiles
+# with warnings as errors, and its CPU references give what check_host.c
+# computes on its own, the same bytes each time.
+hygiene_module() { # DIR SPEC MODE: writes DIR/MODE/ (the module, and its object)
+  local dir=$1 spec=$2 mode=$3 w=$1/$3 cuda_inc log
+  cuda_inc=$(dirname "$(dirname "$(command -v nvcc)")")/include
+  rm -rf "$w" && mkdir -p "$w" && cp tests/hygiene/hygiene_types.h "tests/hygiene/$spec" "$w/"
+  if [ "$mode" = none ]; then : > "$w/hygiene_traps.h"; else
+    python3 tests/hygiene/traps.py "$mode" "$dir/none/out" "$BUILD/reserved.c" "$w/$spec" > "$w/hygiene_traps.h" || return 1; fi
+  local module
+  module=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["module"])' "$w/$spec")
+  (cd "$w" && "$GPUGEN" -q -o out "$spec") &&
+    nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$w/out" -I"$w" \
+      -c -o "$w/module.o" "$w/out/$module.cu" &&
+    printf '#include "%s.h"\n' "$module" | g++ -x c++ -Wall -Wextra -Werror -I"$cuda_inc" -I"$w/out" -I"$w" \
+      -c -o /dev/null - &&
+    { [ "$mode" = functions ] || printf '#include "%s.h"\n' "$module" |
+      gcc -std=c11 -pedantic -Wall -Wextra -Werror -I"$cuda_inc" -I"$w/out" -I"$w" -x c -c -o /dev/null -; }
+}
+
+suite_hygiene() {
+  local dir=$WORK/hygiene cuda_home log mode digest want
+  cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+  mkdir -p "$dir"
+  for spec in hygiene.json hygiene_nccl.json; do
+    if [ $spec = hygiene_nccl.json ] && [ ! -f "$cuda_home/include/nccl.h" ]; then
+      skipped=$((skipped + 1))
+      echo "skip hygiene $spec: no nccl.h in $cuda_home/include (tools/install-deps.sh)"
+      continue
+    fi
+    local d=$dir/${spec%.json}
+    if ! log=$(hygiene_module "$d" $spec none 2>&1); then fail "hygiene $spec: the module without traps" "$log"; continue; fi
+    # the two trapped builds side by side (2 cores)
+    hygiene_module "$d" $spec macros > "$d/macros.log" 2>&1 & local p1=$!
+    hygiene_module "$d" $spec functions > "$d/functions.log" 2>&1 & local p2=$!
+    local s1=0 s2=0
+    wait $p1 || s1=$?
+    wait $p2 || s2=$?
+    [ $s1 = 0 ] && ok "hygiene $spec: a macro named like each of its $(grep -c '^#define' "$d/macros/hygiene_traps.h") identifiers changes nothing that compiles" ||
+      fail "hygiene $spec: macros named like its identifiers" "$(cat "$d/macros.log")"
+    [ $s2 = 0 ] && ok "hygiene $spec: a deleted function named like each of its $(grep -c 'delete;' "$d/functions/hygiene_traps.h") identifiers is never called" ||
+      fail "hygiene $spec: functions named like its identifiers" "$(cat "$d/functions.log")"
+    [ $spec = hygiene.json ] || continue
+    # the CPU references: right without traps, and the same bytes with them
+    if ! log=$(gcc -std=c11 -Wall -Wextra -Werror -I"$cuda_home/include" -I"$d/none/out" -I"$d/none" \
+        -c -o "$d/check_host.o" tests/hygiene/check_host.c 2>&1); then fail "hygiene check_host.c" "$log"; continue; fi
+    want=""
+    for mode in none macros functions; do
+      [ -f "$d/$mode/module.o" ] || continue
+      if log=$(g++ -o "$d/$mode/check" "$d/check_host.o" "$d/$mode/module.o" -L"$cuda_home/lib64" -lcudart_static \
+          -lpthread -ldl -lrt 2>&1 && "$d/$mode/check" 2>&1); then
+        digest=${log##*digest }
+        if [ -z "$want" ]; then want=$digest; ok "hygiene: every CPU reference equals the loop in check_host.c"
+        elif [ "$digest" = "$want" ]; then ok "hygiene: the CPU references built with $mode traps give the same bytes"
+        else fail "hygiene: the CPU references built with $mode traps differ" "$log"; fi
+      else
+        fail "hygiene: CPU references of the module built with $mode traps" "$log"
+      fi
+    done
+  done
+}
+
 # The output set is a transaction: refused paths, rollback, kill -9, and two
 # writers at once (gen/output.c).
 no_temps() { [ "$(find "$1" -name '.*.gpugen-*' | wc -l)" = 0 ]; }
@@ -1120,7 +1185,7 @@ zipfile.ZipFile(sys.argv[1], "w").writestr("nvidia/other/x.h", "")' "$fetch/no-h
 
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli explain output limits fuzz integration install compile valgrind gpu bench)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli explain output limits fuzz integration install compile hygiene valgrind gpu bench)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"

@@ -4,7 +4,9 @@
  * MACROS is `nvcc -E -Xcompiler -dM` of the headers the generated code
  * includes, PREPROCESSED is `nvcc -E` of the same; TEMPLATEs are the files
  * of templates/. It writes sorted tables of:
- *   - the macros;
+ *   - the macros, each with the identifiers of its replacement list (a
+ *     macro of the user's named like one of those would change what a
+ *     system macro that the generated code uses expands to);
  *   - the names declared at global scope of the headers (types, functions,
  *     variables, enumerators, namespaces);
  *   - the names the templates declare at namespace scope (inside the
@@ -280,6 +282,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   List macros = {0}, globals = {0}, template_names = {0}, patterns = {0};
+  List expansions = {0}; /* "NAME word word ...", one per macro */
   char *text = slurp(argv[2]);
   for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
     if (strncmp(line, "#define ", 8))
@@ -288,6 +291,36 @@ int main(int argc, char **argv) {
     while (is_ident((unsigned char)line[8 + n]))
       n++;
     add(&macros, line + 8, n);
+    char words[8192];
+    size_t used = 0;
+    memcpy(words, line + 8, n);
+    used = n;
+    const char *p = line + 8 + n;
+    if (*p == '(') /* the parameters are no words of the expansion */
+      p = strchr(p, ')') ? strchr(p, ')') + 1 : p + strlen(p);
+    while (*p) {
+      if (*p == '"' || *p == '\'') { /* literals hold no identifiers */
+        const char q = *p++;
+        while (*p && *p != q)
+          p += p[0] == '\\' && p[1] ? 2 : 1;
+        p += *p ? 1 : 0;
+      } else if (is_ident_start((unsigned char)*p)) {
+        const char *s = p;
+        while (is_ident((unsigned char)*p))
+          p++;
+        if (used + (size_t)(p - s) + 2 < sizeof words) {
+          words[used++] = ' ';
+          memcpy(words + used, s, (size_t)(p - s));
+          used += (size_t)(p - s);
+        }
+      } else if (isdigit((unsigned char)*p)) {
+        while (is_ident((unsigned char)*p) || *p == '.')
+          p++;
+      } else {
+        p++;
+      }
+    }
+    add(&expansions, words, used);
   }
   free(text);
   text = slurp(argv[3]);
@@ -310,6 +343,7 @@ int main(int argc, char **argv) {
   }
   fprintf(out, "/* Made by tools/reserved.c at build time: do not edit. */\n");
   write_table(out, "reserved_macros", &macros);
+  write_table(out, "reserved_macro_expansions", &expansions);
   write_table(out, "reserved_header_names", &globals);
   write_table(out, "reserved_template_names", &template_names);
   write_table(out, "reserved_template_patterns", &patterns);

@@ -33,7 +33,8 @@ extern "C" cudaError_t basic_device_tuning(int device, basic_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace basic::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -114,7 +115,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace basic::detail
 
 /* ---- total ----
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -136,7 +137,7 @@ basic_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long lo
 
 extern "C" size_t basic_total_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(long long), alignof(long long));
+  return basic::detail::temp_bytes_for(sizeof(long long), alignof(long long));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -148,8 +149,8 @@ static cudaError_t basic_total_launch(const int8_t *d_in, size_t n, long long *d
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_total_kernel<Finish>, cache, &c);
+  basic::detail::LaunchConfig c;
+  cudaError_t err = basic::detail::launch_config((const void *)basic_total_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -162,7 +163,7 @@ static cudaError_t basic_total_launch(const int8_t *d_in, size_t n, long long *d
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < basic::detail::max_grid - 2 ? (size_t)c.grid : basic::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -170,9 +171,9 @@ static cudaError_t basic_total_launch(const int8_t *d_in, size_t n, long long *d
   if (needed > 0)
     grid = (unsigned int)(basic::detail::total_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  const basic::detail::temp_slots<long long> t = basic::detail::temp_slots_in<long long>(d_temp);
   basic_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + basic::detail::max_grid - 1, basic::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -215,7 +216,7 @@ basic_fmax_kernel(const float *in, size_t n, size_t head, bool vector, float *ou
 
 extern "C" size_t basic_fmax_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(float), alignof(float));
+  return basic::detail::temp_bytes_for(sizeof(float), alignof(float));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -227,8 +228,8 @@ static cudaError_t basic_fmax_launch(const float *d_in, size_t n, float *d_out, 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_fmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_fmax_kernel<Finish>, cache, &c);
+  basic::detail::LaunchConfig c;
+  cudaError_t err = basic::detail::launch_config((const void *)basic_fmax_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -241,7 +242,7 @@ static cudaError_t basic_fmax_launch(const float *d_in, size_t n, float *d_out, 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < basic::detail::max_grid - 2 ? (size_t)c.grid : basic::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -249,9 +250,9 @@ static cudaError_t basic_fmax_launch(const float *d_in, size_t n, float *d_out, 
   if (needed > 0)
     grid = (unsigned int)(basic::detail::fmax_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  const basic::detail::temp_slots<float> t = basic::detail::temp_slots_in<float>(d_temp);
   basic_fmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + basic::detail::max_grid - 1, basic::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -294,7 +295,7 @@ basic_best_kernel(const double *in, size_t n, size_t head, bool vector, basic_be
 
 extern "C" size_t basic_best_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(basic_best_result), alignof(basic_best_result));
+  return basic::detail::temp_bytes_for(sizeof(basic_best_result), alignof(basic_best_result));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -306,8 +307,8 @@ static cudaError_t basic_best_launch(const double *d_in, size_t n, basic_best_re
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(double) != 0 || (uintptr_t)d_out % alignof(basic_best_result) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_best_kernel<Finish>, cache, &c);
+  basic::detail::LaunchConfig c;
+  cudaError_t err = basic::detail::launch_config((const void *)basic_best_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -320,7 +321,7 @@ static cudaError_t basic_best_launch(const double *d_in, size_t n, basic_best_re
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < basic::detail::max_grid - 2 ? (size_t)c.grid : basic::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -328,9 +329,9 @@ static cudaError_t basic_best_launch(const double *d_in, size_t n, basic_best_re
   if (needed > 0)
     grid = (unsigned int)(basic::detail::best_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<basic_best_result> t = temp_slots_in<basic_best_result>(d_temp);
+  const basic::detail::temp_slots<basic_best_result> t = basic::detail::temp_slots_in<basic_best_result>(d_temp);
   basic_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + basic::detail::max_grid - 1, basic::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -373,7 +374,7 @@ basic_mask_kernel(const IntLL *in, size_t n, size_t head, bool vector, IntLL *ou
 
 extern "C" size_t basic_mask_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(IntLL), alignof(IntLL));
+  return basic::detail::temp_bytes_for(sizeof(IntLL), alignof(IntLL));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -385,8 +386,8 @@ static cudaError_t basic_mask_launch(const IntLL *d_in, size_t n, IntLL *d_out, 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_mask_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(IntLL) != 0 || (uintptr_t)d_out % alignof(IntLL) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_mask_kernel<Finish>, cache, &c);
+  basic::detail::LaunchConfig c;
+  cudaError_t err = basic::detail::launch_config((const void *)basic_mask_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -399,7 +400,7 @@ static cudaError_t basic_mask_launch(const IntLL *d_in, size_t n, IntLL *d_out, 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < basic::detail::max_grid - 2 ? (size_t)c.grid : basic::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -407,9 +408,9 @@ static cudaError_t basic_mask_launch(const IntLL *d_in, size_t n, IntLL *d_out, 
   if (needed > 0)
     grid = (unsigned int)(basic::detail::mask_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<IntLL> t = temp_slots_in<IntLL>(d_temp);
+  const basic::detail::temp_slots<IntLL> t = basic::detail::temp_slots_in<IntLL>(d_temp);
   basic_mask_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + basic::detail::max_grid - 1, basic::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -452,7 +453,7 @@ basic_lo_kernel(const Short3 *in, size_t n, size_t head, bool vector, Short3 *ou
 
 extern "C" size_t basic_lo_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Short3), alignof(Short3));
+  return basic::detail::temp_bytes_for(sizeof(Short3), alignof(Short3));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -464,8 +465,8 @@ static cudaError_t basic_lo_launch(const Short3 *d_in, size_t n, Short3 *d_out, 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < basic_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Short3) != 0 || (uintptr_t)d_out % alignof(Short3) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)basic_lo_kernel<Finish>, cache, &c);
+  basic::detail::LaunchConfig c;
+  cudaError_t err = basic::detail::launch_config((const void *)basic_lo_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 8;
@@ -478,7 +479,7 @@ static cudaError_t basic_lo_launch(const Short3 *d_in, size_t n, Short3 *d_out, 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < basic::detail::max_grid - 2 ? (size_t)c.grid : basic::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -486,9 +487,9 @@ static cudaError_t basic_lo_launch(const Short3 *d_in, size_t n, Short3 *d_out, 
   if (needed > 0)
     grid = (unsigned int)(basic::detail::lo_op::commutative ? basic::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : basic::detail::ceil_div(basic::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Short3> t = temp_slots_in<Short3>(d_temp);
+  const basic::detail::temp_slots<Short3> t = basic::detail::temp_slots_in<Short3>(d_temp);
   basic_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + basic::detail::max_grid - 1, basic::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

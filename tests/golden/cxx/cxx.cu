@@ -32,7 +32,8 @@ extern "C" cudaError_t cxx_device_tuning(int device, cxx_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace cxx::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace cxx::detail
 
 /* ---- tracked ----
  * Input: 24-byte elements are read as groups of 2 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ cxx_tracked_kernel(const Tracked *in, size_t n, size_t head, bool vector, Tracke
 
 extern "C" size_t cxx_tracked_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Tracked), alignof(Tracked));
+  return cxx::detail::temp_bytes_for(sizeof(Tracked), alignof(Tracked));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t cxx_tracked_launch(const Tracked *d_in, size_t n, Tracked *d_
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_tracked_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Tracked) != 0 || (uintptr_t)d_out % alignof(Tracked) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_tracked_kernel<Finish>, cache, &c);
+  cxx::detail::LaunchConfig c;
+  cudaError_t err = cxx::detail::launch_config((const void *)cxx_tracked_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -161,7 +162,7 @@ static cudaError_t cxx_tracked_launch(const Tracked *d_in, size_t n, Tracked *d_
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < cxx::detail::max_grid - 2 ? (size_t)c.grid : cxx::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t cxx_tracked_launch(const Tracked *d_in, size_t n, Tracked *d_
   if (needed > 0)
     grid = (unsigned int)(cxx::detail::tracked_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Tracked> t = temp_slots_in<Tracked>(d_temp);
+  const cxx::detail::temp_slots<Tracked> t = cxx::detail::temp_slots_in<Tracked>(d_temp);
   cxx_tracked_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + cxx::detail::max_grid - 1, cxx::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -214,7 +215,7 @@ cxx_range_kernel(const float *in, size_t n, size_t head, bool vector, PairF *out
 
 extern "C" size_t cxx_range_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(PairF), alignof(PairF));
+  return cxx::detail::temp_bytes_for(sizeof(PairF), alignof(PairF));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -226,8 +227,8 @@ static cudaError_t cxx_range_launch(const float *d_in, size_t n, PairF *d_out, v
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(PairF) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_range_kernel<Finish>, cache, &c);
+  cxx::detail::LaunchConfig c;
+  cudaError_t err = cxx::detail::launch_config((const void *)cxx_range_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -240,7 +241,7 @@ static cudaError_t cxx_range_launch(const float *d_in, size_t n, PairF *d_out, v
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < cxx::detail::max_grid - 2 ? (size_t)c.grid : cxx::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -248,9 +249,9 @@ static cudaError_t cxx_range_launch(const float *d_in, size_t n, PairF *d_out, v
   if (needed > 0)
     grid = (unsigned int)(cxx::detail::range_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<PairF> t = temp_slots_in<PairF>(d_temp);
+  const cxx::detail::temp_slots<PairF> t = cxx::detail::temp_slots_in<PairF>(d_temp);
   cxx_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + cxx::detail::max_grid - 1, cxx::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -293,7 +294,7 @@ cxx_lmax_kernel(const PairL *in, size_t n, size_t head, bool vector, PairL *out,
 
 extern "C" size_t cxx_lmax_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(PairL), alignof(PairL));
+  return cxx::detail::temp_bytes_for(sizeof(PairL), alignof(PairL));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -305,8 +306,8 @@ static cudaError_t cxx_lmax_launch(const PairL *d_in, size_t n, PairL *d_out, vo
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < cxx_lmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(PairL) != 0 || (uintptr_t)d_out % alignof(PairL) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_lmax_kernel<Finish>, cache, &c);
+  cxx::detail::LaunchConfig c;
+  cudaError_t err = cxx::detail::launch_config((const void *)cxx_lmax_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -319,7 +320,7 @@ static cudaError_t cxx_lmax_launch(const PairL *d_in, size_t n, PairL *d_out, vo
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < cxx::detail::max_grid - 2 ? (size_t)c.grid : cxx::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -327,9 +328,9 @@ static cudaError_t cxx_lmax_launch(const PairL *d_in, size_t n, PairL *d_out, vo
   if (needed > 0)
     grid = (unsigned int)(cxx::detail::lmax_op::commutative ? cxx::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : cxx::detail::ceil_div(cxx::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<PairL> t = temp_slots_in<PairL>(d_temp);
+  const cxx::detail::temp_slots<PairL> t = cxx::detail::temp_slots_in<PairL>(d_temp);
   cxx_lmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + cxx::detail::max_grid - 1, cxx::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -412,7 +413,7 @@ cxx_lmax_row_tiles_kernel(const PairL *in, cxx::detail::row_tiles tiles, PairL *
 }
 
 extern "C" size_t cxx_lmax_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(PairL), alignof(PairL)) : 0;
+  return num_segments ? cxx::detail::temp_bytes_for(sizeof(PairL), alignof(PairL)) : 0;
 }
 
 extern "C" cudaError_t cxx_lmax_segmented(const PairL *d_in, const long long *d_offsets, size_t num_segments,
@@ -426,16 +427,16 @@ extern "C" cudaError_t cxx_lmax_segmented(const PairL *d_in, const long long *d_
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)cxx_lmax_segmented_kernel, cache, &c);
+  cxx::detail::LaunchConfig c;
+  cudaError_t err = cxx::detail::launch_config((const void *)cxx_lmax_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<PairL> t = temp_slots_in<PairL>(d_temp);
+  const cxx::detail::temp_slots<PairL> t = cxx::detail::temp_slots_in<PairL>(d_temp);
   cxx_lmax_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, cxx::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      cxx::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -443,7 +444,7 @@ extern "C" size_t cxx_lmax_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= cxx::detail::segment_chunk_min(16))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(PairL), alignof(PairL));
+  const size_t flat = cxx::detail::temp_bytes_for(sizeof(PairL), alignof(PairL));
   if (num_rows == 1 || row_length > SIZE_MAX / 16 ||
       row_length * 16 <= cxx::detail::long_row_tiles_max_bytes)
     return flat;
@@ -452,7 +453,7 @@ extern "C" size_t cxx_lmax_rows_temp_bytes(size_t num_rows, size_t row_length) {
   const size_t parts = cxx::detail::row_group_most_parts(row_length * 16);
   if (num_rows > cxx::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(PairL), alignof(PairL), num_rows * parts);
+  const size_t groups = cxx::detail::temp_bytes_for(sizeof(PairL), alignof(PairL), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -467,13 +468,13 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  cxx::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)cxx_lmax_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = cxx::detail::launch_config((const void *)cxx_lmax_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = cxx::detail::row_group_parts(
@@ -483,10 +484,10 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<PairL> t = parts > 1 ? temp_slots_in<PairL>(d_temp, slots) : temp_slots<PairL>{};
+    const cxx::detail::temp_slots<PairL> t = parts > 1 ? cxx::detail::temp_slots_in<PairL>(d_temp, slots) : cxx::detail::temp_slots<PairL>{};
     cxx_lmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, cxx::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, cxx::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -506,7 +507,7 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
     cxx::detail::row_tiles one_tile;
     if (cxx::detail::plan_row_tiles(d_in, 16, row_length, num_rows, 1, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)cxx_lmax_row_blocks_kernel, blocks_cache, &c);
+      err = cxx::detail::launch_config((const void *)cxx_lmax_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * cxx::detail::groups_per_lane(c.items, 16)) {
@@ -537,7 +538,7 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
                                                                                  : row_form::short_rows>};
     int form = (int)cxx::detail::form_of(tiles, cxx::detail::lmax_op::commutative, 16);
     if (form == (int)row_form::short_rows && cxx::detail::dense_short_rows_pay<PairL>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = cxx::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -545,7 +546,7 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = cxx::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -557,7 +558,7 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = cxx::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -594,14 +595,14 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
   typedef void (*rows_kernel)(const PairL *in, cxx::detail::row_offsets, PairL *, PairL *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? cxx_lmax_split_rows_kernel : cxx_lmax_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = cxx::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = cxx::detail::ceil_div(num_rows * row_length, cxx::detail::segment_chunk_min(16));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<PairL> t = temp_slots_in<PairL>(d_temp);
+  const cxx::detail::temp_slots<PairL> t = cxx::detail::temp_slots_in<PairL>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, cxx::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, cxx::detail::next_tag());
   return cudaGetLastError();
 }
 

@@ -32,7 +32,8 @@ extern "C" cudaError_t userhdr_device_tuning(int device, userhdr_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace userhdr::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace userhdr::detail
 
 /* ---- maxsub ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ userhdr_maxsub_kernel(const int *in, size_t n, size_t head, bool vector, MaxSub 
 
 extern "C" size_t userhdr_maxsub_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
+  return userhdr::detail::temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t userhdr_maxsub_launch(const int *d_in, size_t n, MaxSub *d_ou
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)userhdr_maxsub_kernel<Finish>, cache, &c);
+  userhdr::detail::LaunchConfig c;
+  cudaError_t err = userhdr::detail::launch_config((const void *)userhdr_maxsub_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -161,7 +162,7 @@ static cudaError_t userhdr_maxsub_launch(const int *d_in, size_t n, MaxSub *d_ou
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < userhdr::detail::max_grid - 2 ? (size_t)c.grid : userhdr::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t userhdr_maxsub_launch(const int *d_in, size_t n, MaxSub *d_ou
   if (needed > 0)
     grid = (unsigned int)(userhdr::detail::maxsub_op::commutative ? userhdr::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
+  const userhdr::detail::temp_slots<MaxSub> t = userhdr::detail::temp_slots_in<MaxSub>(d_temp);
   userhdr_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + userhdr::detail::max_grid - 1, userhdr::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -214,7 +215,7 @@ userhdr_variance_kernel(const float *in, size_t n, size_t head, bool vector, Wel
 
 extern "C" size_t userhdr_variance_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Welford), alignof(Welford));
+  return userhdr::detail::temp_bytes_for(sizeof(Welford), alignof(Welford));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -226,8 +227,8 @@ static cudaError_t userhdr_variance_launch(const float *d_in, size_t n, Welford 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < userhdr_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)userhdr_variance_kernel<Finish>, cache, &c);
+  userhdr::detail::LaunchConfig c;
+  cudaError_t err = userhdr::detail::launch_config((const void *)userhdr_variance_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -240,7 +241,7 @@ static cudaError_t userhdr_variance_launch(const float *d_in, size_t n, Welford 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < userhdr::detail::max_grid - 2 ? (size_t)c.grid : userhdr::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -248,9 +249,9 @@ static cudaError_t userhdr_variance_launch(const float *d_in, size_t n, Welford 
   if (needed > 0)
     grid = (unsigned int)(userhdr::detail::variance_op::commutative ? userhdr::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : userhdr::detail::ceil_div(userhdr::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const userhdr::detail::temp_slots<Welford> t = userhdr::detail::temp_slots_in<Welford>(d_temp);
   userhdr_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + userhdr::detail::max_grid - 1, userhdr::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

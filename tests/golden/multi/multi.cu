@@ -32,7 +32,8 @@ extern "C" cudaError_t multi_device_tuning(int device, multi_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace multi::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace multi::detail
 
 /* ---- sdot ----
  * Input: 2 arrays, read as groups of 4 elements of each (2 x 16-byte loads in all) after a head of at most 15 elements that puts every array on a 16-byte boundary, or element by element with ldg when the arrays have no such common head.
@@ -135,7 +136,7 @@ multi_sdot_kernel(multi::detail::sdot_op::source in, size_t n, size_t head, bool
 
 extern "C" size_t multi_sdot_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(float), alignof(float));
+  return multi::detail::temp_bytes_for(sizeof(float), alignof(float));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t multi_sdot_launch(const float *d_in0, const float *d_in1, siz
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_sdot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_sdot_kernel<Finish>, cache, &c);
+  multi::detail::LaunchConfig c;
+  cudaError_t err = multi::detail::launch_config((const void *)multi_sdot_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -161,7 +162,7 @@ static cudaError_t multi_sdot_launch(const float *d_in0, const float *d_in1, siz
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < multi::detail::max_grid - 2 ? (size_t)c.grid : multi::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t multi_sdot_launch(const float *d_in0, const float *d_in1, siz
   if (needed > 0)
     grid = (unsigned int)(multi::detail::sdot_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  const multi::detail::temp_slots<float> t = multi::detail::temp_slots_in<float>(d_temp);
   multi_sdot_kernel<<<grid, c.block, 0, stream>>>(multi::detail::sdot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + multi::detail::max_grid - 1, multi::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -214,7 +215,7 @@ multi_wide_kernel(multi::detail::wide_op::source in, size_t n, size_t head, bool
 
 extern "C" size_t multi_wide_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(double), alignof(double));
+  return multi::detail::temp_bytes_for(sizeof(double), alignof(double));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -226,8 +227,8 @@ static cudaError_t multi_wide_launch(const float *d_in0, const float *d_in1, siz
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_wide_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(double) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_wide_kernel<Finish>, cache, &c);
+  multi::detail::LaunchConfig c;
+  cudaError_t err = multi::detail::launch_config((const void *)multi_wide_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -240,7 +241,7 @@ static cudaError_t multi_wide_launch(const float *d_in0, const float *d_in1, siz
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < multi::detail::max_grid - 2 ? (size_t)c.grid : multi::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -248,9 +249,9 @@ static cudaError_t multi_wide_launch(const float *d_in0, const float *d_in1, siz
   if (needed > 0)
     grid = (unsigned int)(multi::detail::wide_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<double> t = temp_slots_in<double>(d_temp);
+  const multi::detail::temp_slots<double> t = multi::detail::temp_slots_in<double>(d_temp);
   multi_wide_kernel<<<grid, c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + multi::detail::max_grid - 1, multi::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -333,7 +334,7 @@ multi_wide_row_tiles_kernel(multi::detail::wide_op::source in, multi::detail::ro
 }
 
 extern "C" size_t multi_wide_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(double), alignof(double)) : 0;
+  return num_segments ? multi::detail::temp_bytes_for(sizeof(double), alignof(double)) : 0;
 }
 
 extern "C" cudaError_t multi_wide_segmented(const float *d_in0, const float *d_in1, const int *d_offsets, size_t num_segments,
@@ -347,16 +348,16 @@ extern "C" cudaError_t multi_wide_segmented(const float *d_in0, const float *d_i
     return cudaSuccess;
   if ((!d_in0 || !d_in1) || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_wide_segmented_kernel, cache, &c);
+  multi::detail::LaunchConfig c;
+  cudaError_t err = multi::detail::launch_config((const void *)multi_wide_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<double> t = temp_slots_in<double>(d_temp);
+  const multi::detail::temp_slots<double> t = multi::detail::temp_slots_in<double>(d_temp);
   multi_wide_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      multi::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -364,7 +365,7 @@ extern "C" size_t multi_wide_rows_temp_bytes(size_t num_rows, size_t row_length)
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= multi::detail::segment_chunk_min(multi::detail::wide_op::element_bytes))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(double), alignof(double));
+  const size_t flat = multi::detail::temp_bytes_for(sizeof(double), alignof(double));
   if (num_rows == 1 || row_length > SIZE_MAX / multi::detail::wide_op::element_bytes ||
       row_length * multi::detail::wide_op::element_bytes <= multi::detail::long_row_tiles_max_bytes)
     return flat;
@@ -373,7 +374,7 @@ extern "C" size_t multi_wide_rows_temp_bytes(size_t num_rows, size_t row_length)
   const size_t parts = multi::detail::row_group_most_parts(row_length * multi::detail::wide_op::element_bytes);
   if (num_rows > multi::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(double), alignof(double), num_rows * parts);
+  const size_t groups = multi::detail::temp_bytes_for(sizeof(double), alignof(double), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -388,13 +389,13 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     return cudaSuccess;
   if ((row_length && (!d_in0 || !d_in1)) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  multi::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = multi::detail::launch_config((const void *)multi_wide_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = multi::detail::row_group_parts(
@@ -404,10 +405,10 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<double> t = parts > 1 ? temp_slots_in<double>(d_temp, slots) : temp_slots<double>{};
+    const multi::detail::temp_slots<double> t = parts > 1 ? multi::detail::temp_slots_in<double>(d_temp, slots) : multi::detail::temp_slots<double>{};
     multi_wide_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, multi::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -427,7 +428,7 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
     multi::detail::row_tiles one_tile;
     if (multi::detail::plan_row_tiles(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::wide_op::element_bytes, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)multi_wide_row_blocks_kernel, blocks_cache, &c);
+      err = multi::detail::launch_config((const void *)multi_wide_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * multi::detail::groups_per_lane(c.items, 32)) {
@@ -458,7 +459,7 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
                                                                                  : row_form::short_rows>};
     int form = (int)multi::detail::form_of(tiles, multi::detail::wide_op::commutative, 32);
     if (form == (int)row_form::short_rows && multi::detail::dense_short_rows_pay<double>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = multi::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -466,7 +467,7 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = multi::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -478,7 +479,7 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = multi::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -515,14 +516,14 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
   typedef void (*rows_kernel)(multi::detail::wide_op::source in, multi::detail::row_offsets, double *, double *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? multi_wide_split_rows_kernel : multi_wide_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = multi::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::wide_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<double> t = temp_slots_in<double>(d_temp);
+  const multi::detail::temp_slots<double> t = multi::detail::temp_slots_in<double>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(multi::detail::wide_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, multi::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -568,7 +569,7 @@ multi_masked_kernel(multi::detail::masked_op::source in, size_t n, size_t head, 
 
 extern "C" size_t multi_masked_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Masked), alignof(Masked));
+  return multi::detail::temp_bytes_for(sizeof(Masked), alignof(Masked));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -580,8 +581,8 @@ static cudaError_t multi_masked_launch(const int *d_in0, const short *d_in1, con
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1 || !d_in2)) || temp_bytes < multi_masked_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(short) != 0 || (uintptr_t)d_in2 % alignof(uint8_t) != 0 || (uintptr_t)d_out % alignof(Masked) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_masked_kernel<Finish>, cache, &c);
+  multi::detail::LaunchConfig c;
+  cudaError_t err = multi::detail::launch_config((const void *)multi_masked_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -594,7 +595,7 @@ static cudaError_t multi_masked_launch(const int *d_in0, const short *d_in1, con
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < multi::detail::max_grid - 2 ? (size_t)c.grid : multi::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -602,9 +603,9 @@ static cudaError_t multi_masked_launch(const int *d_in0, const short *d_in1, con
   if (needed > 0)
     grid = (unsigned int)(multi::detail::masked_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Masked> t = temp_slots_in<Masked>(d_temp);
+  const multi::detail::temp_slots<Masked> t = multi::detail::temp_slots_in<Masked>(d_temp);
   multi_masked_kernel<<<grid, c.block, 0, stream>>>(multi::detail::masked_op::source{d_in0, d_in1, d_in2}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + multi::detail::max_grid - 1, multi::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -647,7 +648,7 @@ multi_pairs_kernel(multi::detail::pairs_op::source in, size_t n, size_t head, bo
 
 extern "C" size_t multi_pairs_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(PairHash), alignof(PairHash));
+  return multi::detail::temp_bytes_for(sizeof(PairHash), alignof(PairHash));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -659,8 +660,8 @@ static cudaError_t multi_pairs_launch(const int *d_in0, const int *d_in1, size_t
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < multi_pairs_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 || (uintptr_t)d_out % alignof(PairHash) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_pairs_kernel<Finish>, cache, &c);
+  multi::detail::LaunchConfig c;
+  cudaError_t err = multi::detail::launch_config((const void *)multi_pairs_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -673,7 +674,7 @@ static cudaError_t multi_pairs_launch(const int *d_in0, const int *d_in1, size_t
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < multi::detail::max_grid - 2 ? (size_t)c.grid : multi::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -681,9 +682,9 @@ static cudaError_t multi_pairs_launch(const int *d_in0, const int *d_in1, size_t
   if (needed > 0)
     grid = (unsigned int)(multi::detail::pairs_op::commutative ? multi::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : multi::detail::ceil_div(multi::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<PairHash> t = temp_slots_in<PairHash>(d_temp);
+  const multi::detail::temp_slots<PairHash> t = multi::detail::temp_slots_in<PairHash>(d_temp);
   multi_pairs_kernel<<<grid, c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + multi::detail::max_grid - 1, multi::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -766,7 +767,7 @@ multi_pairs_row_tiles_kernel(multi::detail::pairs_op::source in, multi::detail::
 }
 
 extern "C" size_t multi_pairs_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(PairHash), alignof(PairHash)) : 0;
+  return num_segments ? multi::detail::temp_bytes_for(sizeof(PairHash), alignof(PairHash)) : 0;
 }
 
 extern "C" cudaError_t multi_pairs_segmented(const int *d_in0, const int *d_in1, const long long *d_offsets, size_t num_segments,
@@ -780,16 +781,16 @@ extern "C" cudaError_t multi_pairs_segmented(const int *d_in0, const int *d_in1,
     return cudaSuccess;
   if ((!d_in0 || !d_in1) || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)multi_pairs_segmented_kernel, cache, &c);
+  multi::detail::LaunchConfig c;
+  cudaError_t err = multi::detail::launch_config((const void *)multi_pairs_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<PairHash> t = temp_slots_in<PairHash>(d_temp);
+  const multi::detail::temp_slots<PairHash> t = multi::detail::temp_slots_in<PairHash>(d_temp);
   multi_pairs_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      multi::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -797,7 +798,7 @@ extern "C" size_t multi_pairs_rows_temp_bytes(size_t num_rows, size_t row_length
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= multi::detail::segment_chunk_min(multi::detail::pairs_op::element_bytes))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(PairHash), alignof(PairHash));
+  const size_t flat = multi::detail::temp_bytes_for(sizeof(PairHash), alignof(PairHash));
   if (num_rows == 1 || row_length > SIZE_MAX / multi::detail::pairs_op::element_bytes ||
       row_length * multi::detail::pairs_op::element_bytes <= multi::detail::long_row_tiles_max_bytes)
     return flat;
@@ -806,7 +807,7 @@ extern "C" size_t multi_pairs_rows_temp_bytes(size_t num_rows, size_t row_length
   const size_t parts = multi::detail::row_group_most_parts(row_length * multi::detail::pairs_op::element_bytes);
   if (num_rows > multi::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(PairHash), alignof(PairHash), num_rows * parts);
+  const size_t groups = multi::detail::temp_bytes_for(sizeof(PairHash), alignof(PairHash), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -821,13 +822,13 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     return cudaSuccess;
   if ((row_length && (!d_in0 || !d_in1)) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  multi::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = multi::detail::launch_config((const void *)multi_pairs_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = multi::detail::row_group_parts(
@@ -837,10 +838,10 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<PairHash> t = parts > 1 ? temp_slots_in<PairHash>(d_temp, slots) : temp_slots<PairHash>{};
+    const multi::detail::temp_slots<PairHash> t = parts > 1 ? multi::detail::temp_slots_in<PairHash>(d_temp, slots) : multi::detail::temp_slots<PairHash>{};
     multi_pairs_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, multi::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -860,7 +861,7 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
     multi::detail::row_tiles one_tile;
     if (multi::detail::plan_row_tiles(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::pairs_op::element_bytes, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)multi_pairs_row_blocks_kernel, blocks_cache, &c);
+      err = multi::detail::launch_config((const void *)multi_pairs_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * multi::detail::groups_per_lane(c.items, 32)) {
@@ -891,7 +892,7 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
                                                                                  : row_form::short_rows>};
     int form = (int)multi::detail::form_of(tiles, multi::detail::pairs_op::commutative, 32);
     if (form == (int)row_form::short_rows && multi::detail::dense_short_rows_pay<PairHash>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = multi::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -899,7 +900,7 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = multi::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -911,7 +912,7 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = multi::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -948,14 +949,14 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
   typedef void (*rows_kernel)(multi::detail::pairs_op::source in, multi::detail::row_offsets, PairHash *, PairHash *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? multi_pairs_split_rows_kernel : multi_pairs_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = multi::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = multi::detail::ceil_div(num_rows * row_length, multi::detail::segment_chunk_min(multi::detail::pairs_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<PairHash> t = temp_slots_in<PairHash>(d_temp);
+  const multi::detail::temp_slots<PairHash> t = multi::detail::temp_slots_in<PairHash>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(multi::detail::pairs_op::source{d_in0, d_in1}, multi::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, multi::detail::next_tag());
   return cudaGetLastError();
 }
 

@@ -32,7 +32,8 @@ extern "C" cudaError_t xgpu_device_tuning(int device, xgpu_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace xgpu::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace xgpu::detail
 
 /* ---- how M_R_combine_nccl and M_R_combine_nccl_window split count
  * elements between ranks (plain C: the schedule's unit test compiles it;
@@ -138,7 +139,7 @@ static inline GPUGEN_NCCL_HOST_DEVICE size_t gpugen_nccl_slot_elems(size_t count
 }
 
 /* ---- shared by the reductions across GPUs ---- */
-namespace {
+namespace xgpu::detail {
 
 /* The communicator's size and this rank, or ncclInvalidArgument. */
 inline ncclResult_t nccl_ranks(ncclComm_t comm, int *nranks, int *rank) {
@@ -160,7 +161,7 @@ inline ncclResult_t nccl_cuda_result(cudaError_t err) { return err == cudaSucces
 
 inline char *nccl_align_up(void *p, size_t align) { return (char *)(((uintptr_t)p + align - 1) / align * align); }
 
-} // namespace
+} // namespace xgpu::detail
 
 /* ---- the device path: xgpu_nccl_window and the _nccl_window forms ----
  * NCCL 2.28's device API: each rank's window is symmetric memory that every
@@ -178,23 +179,6 @@ inline char *nccl_align_up(void *p, size_t align) { return (char *)(((uintptr_t)
  * Every call leaves no rank reading or writing another's data region once it
  * returns on any rank, so one window serves every reduction of the module in
  * turn (on one stream at a time, like a d_temp). */
-#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && __has_include(<nccl_device.h>)
-#define GPUGEN_NCCL_DEVICE_API 1
-/* NCCL's device headers leave parameters unused; the host compiler's
- * -Wextra would stop a -Werror build in them */
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#endif
-#  include <nccl_device.h>
-#  include <cuda/atomic>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-#else
-#define GPUGEN_NCCL_DEVICE_API 0
-#endif
-
 struct xgpu_nccl_window {
   ncclComm_t comm;
   int rank, nranks;
@@ -209,7 +193,7 @@ struct xgpu_nccl_window {
 #endif
 };
 
-namespace {
+namespace xgpu::detail {
 
 constexpr size_t nccl_window_control = 256; /* the call count, then the records */
 
@@ -219,15 +203,15 @@ __host__ __device__ inline size_t nccl_round_up(size_t x, size_t a) { return (x 
  * words of whole elements, and tile t of every chunk belongs to block
  * t % grid on every rank: the block that writes a tile into a peer's window
  * is the one whose barrier the peer's same block waits for. */
-constexpr size_t nccl_gcd(size_t a, size_t b) { return b ? nccl_gcd(b, a % b) : a; }
+constexpr size_t nccl_gcd(size_t a, size_t b) { return b ? detail::nccl_gcd(b, a % b) : a; }
 template <size_t S> struct nccl_tile {
-  static constexpr size_t unit = 16 / nccl_gcd(S, 16);
+  static constexpr size_t unit = 16 / detail::nccl_gcd(S, 16);
   static constexpr size_t elems = ((65536 / S > 0 ? 65536 / S : 1) + unit - 1) / unit * unit;
 };
 
 /* Bytes per rank's slot in a combine: the longest chunk, 256-aligned. */
 __host__ __device__ inline size_t nccl_slot_bytes(size_t count, int nranks, size_t elem_bytes) {
-  return nccl_round_up(gpugen_nccl_slot_elems(count, nranks) * elem_bytes, 256);
+  return detail::nccl_round_up(gpugen_nccl_slot_elems(count, nranks) * elem_bytes, 256);
 }
 
 /* A block copies `bytes` in the widest words both ends allow, eight loads
@@ -253,9 +237,9 @@ template <class W> __device__ __forceinline__ size_t nccl_copy_words(char *dst, 
 }
 __device__ inline void nccl_block_copy(char *dst, const char *src, size_t bytes) {
   const uintptr_t a = (uintptr_t)dst | (uintptr_t)src;
-  size_t done = a % 16 == 0 ? nccl_copy_words<uint4>(dst, src, bytes)
-              : a % 8 == 0  ? nccl_copy_words<uint2>(dst, src, bytes)
-              : a % 4 == 0  ? nccl_copy_words<unsigned int>(dst, src, bytes)
+  size_t done = a % 16 == 0 ? detail::nccl_copy_words<uint4>(dst, src, bytes)
+              : a % 8 == 0  ? detail::nccl_copy_words<uint2>(dst, src, bytes)
+              : a % 4 == 0  ? detail::nccl_copy_words<unsigned int>(dst, src, bytes)
                             : 0;
   for (size_t i = done + threadIdx.x; i < bytes; i += blockDim.x)
     dst[i] = src[i];
@@ -306,7 +290,7 @@ __device__ __forceinline__ void nccl_take_record(const char *slot, unsigned int 
 }
 #endif
 
-} // namespace
+} // namespace xgpu::detail
 
 /* ---- the cross-GPU schedule of M_R_combine_nccl (plain C) ----
  * count elements are split into nranks chunks, chunk j for rank j.
@@ -393,7 +377,7 @@ static int gpugen_nccl_combine_step(const gpugen_nccl_plan *p, int step, const g
 }
 
 /* ---- NCCL as the schedule's transport (the all-gather form uses it too) ---- */
-namespace {
+namespace xgpu::detail {
 
 
 struct NcclTransport {
@@ -414,15 +398,15 @@ int nccl_recv(void *ctx, int peer, void *buf, size_t bytes) {
 }
 int nccl_combine(void *ctx, const gpugen_nccl_plan *plan, size_t offset, size_t length) {
   const NcclTransport *t = (const NcclTransport *)ctx;
-  return (int)nccl_cuda_result(t->combine(plan, offset, length, t->stream));
+  return (int)detail::nccl_cuda_result(t->combine(plan, offset, length, t->stream));
 }
 int nccl_copy(void *ctx, void *dst, const void *src, size_t bytes) {
   const NcclTransport *t = (const NcclTransport *)ctx;
   cudaError_t err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, t->stream);
-  return (int)nccl_cuda_result(err == cudaSuccess ? err : cudaPeekAtLastError());
+  return (int)detail::nccl_cuda_result(err == cudaSuccess ? err : cudaPeekAtLastError());
 }
 
-} // namespace
+} // namespace xgpu::detail
 
 /* ---- total ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -444,7 +428,7 @@ xgpu_total_kernel(const int *in, size_t n, size_t head, bool vector, long long *
 
 extern "C" size_t xgpu_total_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(long long), alignof(long long));
+  return xgpu::detail::temp_bytes_for(sizeof(long long), alignof(long long));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -456,8 +440,8 @@ static cudaError_t xgpu_total_launch(const int *d_in, size_t n, long long *d_out
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_total_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_total_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -470,7 +454,7 @@ static cudaError_t xgpu_total_launch(const int *d_in, size_t n, long long *d_out
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -478,9 +462,9 @@ static cudaError_t xgpu_total_launch(const int *d_in, size_t n, long long *d_out
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::total_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  const xgpu::detail::temp_slots<long long> t = xgpu::detail::temp_slots_in<long long>(d_temp);
   xgpu_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -549,7 +533,7 @@ extern "C" ncclResult_t xgpu_total_nccl(const int *d_in, size_t n, long long *d_
                                        ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
   if (!d_out || !d_temp || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(int) != 0 ||
-      (uintptr_t)d_out % alignof(long long) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (uintptr_t)d_out % alignof(long long) != 0 || xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_total_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
   if (xgpu_total_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, true) != cudaSuccess)
@@ -570,8 +554,8 @@ extern "C" ncclResult_t xgpu_total_combine_nccl(const long long *d_partials, siz
   int nranks = 0, rank = 0;
   (void)d_temp;
   (void)temp_bytes;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
-      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
       (uintptr_t)d_partials % alignof(long long) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return ncclInvalidArgument;
   if (count == 0)
@@ -606,16 +590,16 @@ struct xgpu_total_window_finish {
     /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
      * 0 where never written */
     const unsigned int flag = *calls + 1;
-    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    const size_t buffer = xgpu::detail::nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
     Record record;
     record.acc = local;
     record.n = n;
     unsigned int words[nwords];
     memcpy(words, &record, sizeof record);
-    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    xgpu::detail::nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
     *out = xgpu_total_nccl_fold_records(
         [&](int q) {
-          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          xgpu::detail::nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
           Record r;
           memcpy(&r, words, sizeof r);
           return r;
@@ -639,9 +623,9 @@ struct xgpu_total_window_finish {
 __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t window, ncclDevComm dev,
                                                                const long long *partials, long long *out, size_t count,
                                                                size_t data_offset) {
-  constexpr size_t tile = nccl_tile<sizeof(long long)>::elems;
+  constexpr size_t tile = xgpu::detail::nccl_tile<sizeof(long long)>::elems;
   const int p = dev.nRanks, me = dev.rank;
-  const size_t slot = nccl_slot_bytes(count, p, sizeof(long long));
+  const size_t slot = xgpu::detail::nccl_slot_bytes(count, p, sizeof(long long));
   const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
   char *mine = (char *)ncclGetLocalPointer(window, 0);
   ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
@@ -652,7 +636,7 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy(theirs + first * sizeof(long long), (const char *)(partials + offset + first), elems * sizeof(long long));
+      xgpu::detail::nccl_block_copy(theirs + first * sizeof(long long), (const char *)(partials + offset + first), elems * sizeof(long long));
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
@@ -668,7 +652,7 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
     __syncthreads(); /* the tile is whole in d_out */
     for (int d = 1; d < p; ++d) {
       const int q = (me + d) % p;
-      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(long long), q),
+      xgpu::detail::nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(long long), q),
                       (const char *)(out + offset + first), (last - first) * sizeof(long long));
     }
   }
@@ -678,7 +662,7 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
     gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
+      xgpu::detail::nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
                       elems * sizeof(long long));
     }
   }
@@ -689,21 +673,21 @@ __global__ void __launch_bounds__(512) xgpu_total_window_combine(ncclWindow_t wi
 
 extern "C" size_t xgpu_total_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return nccl_round_up(xgpu_total_temp_bytes(n), 256);
+  return xgpu::detail::nccl_round_up(xgpu_total_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_total_nccl_window(const int *d_in, size_t n, long long *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(int) != 0 ||
       (uintptr_t)d_out % alignof(long long) != 0 || xgpu_total_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      nccl_record_slot(sizeof(xgpu_total_nccl_record)) > win->record_stride)
+      xgpu::detail::nccl_record_slot(sizeof(xgpu_total_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* one launch: the local reduction, its temp in the data region, ends in
    * the exchange (xgpu_total_window_finish) */
   const xgpu_total_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
                                            (unsigned long long)n};
-  return nccl_cuda_result(xgpu_total_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+  return xgpu::detail::nccl_cuda_result(xgpu_total_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
                                            stream, true, finish));
 #else
   (void)stream;
@@ -714,12 +698,12 @@ extern "C" ncclResult_t xgpu_total_nccl_window(const int *d_in, size_t n, long l
 extern "C" size_t xgpu_total_combine_nccl_window_bytes(size_t count, int nranks) {
   if (nranks < 1)
     nranks = 1;
-  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(long long)); /* inbox and result slots */
+  return 2 * (size_t)nranks * xgpu::detail::nccl_slot_bytes(count, nranks, sizeof(long long)); /* inbox and result slots */
 }
 
 extern "C" ncclResult_t xgpu_total_combine_nccl_window(const long long *d_partials, size_t count, long long *d_out,
                                                       xgpu_nccl_window *win, cudaStream_t stream) {
-  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
+  if (!win || (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
       (uintptr_t)d_partials % alignof(long long) != 0 || (uintptr_t)d_out % alignof(long long) != 0 ||
       count > (size_t)-1 / 2 / sizeof(long long) ||
       xgpu_total_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
@@ -728,15 +712,15 @@ extern "C" ncclResult_t xgpu_total_combine_nccl_window(const long long *d_partia
     return ncclSuccess;
   if (win->nranks == 1)
     return d_out == d_partials ? ncclSuccess
-                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(long long),
+                               : xgpu::detail::nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(long long),
                                                                   cudaMemcpyDeviceToDevice, stream));
 #if GPUGEN_NCCL_DEVICE_API
   /* the same grid on every rank: from count, nranks and the agreed cap */
-  const size_t tile = nccl_tile<sizeof(long long)>::elems;
+  const size_t tile = xgpu::detail::nccl_tile<sizeof(long long)>::elems;
   const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
   const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
   xgpu_total_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -763,7 +747,7 @@ xgpu_best_kernel(const float *in, size_t n, size_t head, bool vector, xgpu_best_
 
 extern "C" size_t xgpu_best_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(xgpu_best_result), alignof(xgpu_best_result));
+  return xgpu::detail::temp_bytes_for(sizeof(xgpu_best_result), alignof(xgpu_best_result));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -775,8 +759,8 @@ static cudaError_t xgpu_best_launch(const float *d_in, size_t n, xgpu_best_resul
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(xgpu_best_result) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_best_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_best_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -789,7 +773,7 @@ static cudaError_t xgpu_best_launch(const float *d_in, size_t n, xgpu_best_resul
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -797,9 +781,9 @@ static cudaError_t xgpu_best_launch(const float *d_in, size_t n, xgpu_best_resul
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::best_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<xgpu_best_result> t = temp_slots_in<xgpu_best_result>(d_temp);
+  const xgpu::detail::temp_slots<xgpu_best_result> t = xgpu::detail::temp_slots_in<xgpu_best_result>(d_temp);
   xgpu_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -883,10 +867,10 @@ extern "C" ncclResult_t xgpu_best_nccl(const float *d_in, size_t n, xgpu_best_re
                                        ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
   if (!d_out || !d_temp || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
-      (uintptr_t)d_out % alignof(xgpu_best_result) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (uintptr_t)d_out % alignof(xgpu_best_result) != 0 || xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_best_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  xgpu_best_nccl_record *records = (xgpu_best_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_best_nccl_record));
+  xgpu_best_nccl_record *records = (xgpu_best_nccl_record *)xgpu::detail::nccl_align_up(d_temp, alignof(xgpu_best_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_best_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_best_nccl_records_bytes(nranks);
   if constexpr (true) {
@@ -901,7 +885,7 @@ extern "C" ncclResult_t xgpu_best_nccl(const float *d_in, size_t n, xgpu_best_re
   if (res != ncclSuccess)
     return res;
   xgpu_best_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 }
 
 
@@ -941,17 +925,17 @@ extern "C" size_t xgpu_best_combine_nccl_temp_bytes(size_t count, int nranks) {
 extern "C" ncclResult_t xgpu_best_combine_nccl(const xgpu_best_result *d_partials, size_t count, xgpu_best_result *d_out, void *d_temp,
                                                size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
       temp_bytes < xgpu_best_combine_nccl_temp_bytes(count, nranks) ||
-      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(xgpu_best_result)))) ||
+      (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(xgpu_best_result)))) ||
       (uintptr_t)d_partials % alignof(xgpu_best_result) != 0 || (uintptr_t)d_out % alignof(xgpu_best_result) != 0 ||
       count > (size_t)-1 / sizeof(xgpu_best_result) / (size_t)nranks)
     return ncclInvalidArgument;
   gpugen_nccl_plan plan = {rank, nranks, count, sizeof(xgpu_best_result), d_partials, d_out,
-                           nccl_align_up(d_temp, alignof(xgpu_best_result))};
-  NcclTransport ctx = {comm, stream, xgpu_best_nccl_launch_combine};
-  const gpugen_nccl_transport transport = {&ctx, nccl_group_begin, nccl_group_end, nccl_send, nccl_recv,
-                                           nccl_combine, nccl_copy};
+                           xgpu::detail::nccl_align_up(d_temp, alignof(xgpu_best_result))};
+  xgpu::detail::NcclTransport ctx = {comm, stream, xgpu_best_nccl_launch_combine};
+  const gpugen_nccl_transport transport = {&ctx, xgpu::detail::nccl_group_begin, xgpu::detail::nccl_group_end, xgpu::detail::nccl_send, xgpu::detail::nccl_recv,
+                                           xgpu::detail::nccl_combine, xgpu::detail::nccl_copy};
   for (int step = 0; step < GPUGEN_NCCL_STEPS; ++step) {
     int err = gpugen_nccl_combine_step(&plan, step, &transport);
     if (err)
@@ -987,16 +971,16 @@ struct xgpu_best_window_finish {
     /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
      * 0 where never written */
     const unsigned int flag = *calls + 1;
-    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    const size_t buffer = xgpu::detail::nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
     Record record;
     record.acc = local;
     record.n = n;
     unsigned int words[nwords];
     memcpy(words, &record, sizeof record);
-    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    xgpu::detail::nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
     *out = xgpu_best_nccl_fold_records(
         [&](int q) {
-          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          xgpu::detail::nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
           Record r;
           memcpy(&r, words, sizeof r);
           return r;
@@ -1020,9 +1004,9 @@ struct xgpu_best_window_finish {
 __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t window, ncclDevComm dev,
                                                                const xgpu_best_result *partials, xgpu_best_result *out, size_t count,
                                                                size_t data_offset) {
-  constexpr size_t tile = nccl_tile<sizeof(xgpu_best_result)>::elems;
+  constexpr size_t tile = xgpu::detail::nccl_tile<sizeof(xgpu_best_result)>::elems;
   const int p = dev.nRanks, me = dev.rank;
-  const size_t slot = nccl_slot_bytes(count, p, sizeof(xgpu_best_result));
+  const size_t slot = xgpu::detail::nccl_slot_bytes(count, p, sizeof(xgpu_best_result));
   const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
   char *mine = (char *)ncclGetLocalPointer(window, 0);
   ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
@@ -1033,7 +1017,7 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy(theirs + first * sizeof(xgpu_best_result), (const char *)(partials + offset + first), elems * sizeof(xgpu_best_result));
+      xgpu::detail::nccl_block_copy(theirs + first * sizeof(xgpu_best_result), (const char *)(partials + offset + first), elems * sizeof(xgpu_best_result));
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
@@ -1049,7 +1033,7 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
     __syncthreads(); /* the tile is whole in d_out */
     for (int d = 1; d < p; ++d) {
       const int q = (me + d) % p;
-      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(xgpu_best_result), q),
+      xgpu::detail::nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(xgpu_best_result), q),
                       (const char *)(out + offset + first), (last - first) * sizeof(xgpu_best_result));
     }
   }
@@ -1059,7 +1043,7 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
     gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(xgpu_best_result),
+      xgpu::detail::nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(xgpu_best_result),
                       elems * sizeof(xgpu_best_result));
     }
   }
@@ -1070,21 +1054,21 @@ __global__ void __launch_bounds__(512) xgpu_best_window_combine(ncclWindow_t win
 
 extern "C" size_t xgpu_best_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return nccl_round_up(xgpu_best_temp_bytes(n), 256);
+  return xgpu::detail::nccl_round_up(xgpu_best_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_best_nccl_window(const float *d_in, size_t n, xgpu_best_result *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(xgpu_best_result) != 0 || xgpu_best_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      nccl_record_slot(sizeof(xgpu_best_nccl_record)) > win->record_stride)
+      xgpu::detail::nccl_record_slot(sizeof(xgpu_best_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* one launch: the local reduction, its temp in the data region, ends in
    * the exchange (xgpu_best_window_finish) */
   const xgpu_best_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
                                            (unsigned long long)n};
-  return nccl_cuda_result(xgpu_best_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+  return xgpu::detail::nccl_cuda_result(xgpu_best_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
                                            stream, true, finish));
 #else
   (void)stream;
@@ -1095,12 +1079,12 @@ extern "C" ncclResult_t xgpu_best_nccl_window(const float *d_in, size_t n, xgpu_
 extern "C" size_t xgpu_best_combine_nccl_window_bytes(size_t count, int nranks) {
   if (nranks < 1)
     nranks = 1;
-  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(xgpu_best_result)); /* inbox and result slots */
+  return 2 * (size_t)nranks * xgpu::detail::nccl_slot_bytes(count, nranks, sizeof(xgpu_best_result)); /* inbox and result slots */
 }
 
 extern "C" ncclResult_t xgpu_best_combine_nccl_window(const xgpu_best_result *d_partials, size_t count, xgpu_best_result *d_out,
                                                       xgpu_nccl_window *win, cudaStream_t stream) {
-  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(xgpu_best_result)))) ||
+  if (!win || (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(xgpu_best_result)))) ||
       (uintptr_t)d_partials % alignof(xgpu_best_result) != 0 || (uintptr_t)d_out % alignof(xgpu_best_result) != 0 ||
       count > (size_t)-1 / 2 / sizeof(xgpu_best_result) ||
       xgpu_best_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
@@ -1109,15 +1093,15 @@ extern "C" ncclResult_t xgpu_best_combine_nccl_window(const xgpu_best_result *d_
     return ncclSuccess;
   if (win->nranks == 1)
     return d_out == d_partials ? ncclSuccess
-                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(xgpu_best_result),
+                               : xgpu::detail::nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(xgpu_best_result),
                                                                   cudaMemcpyDeviceToDevice, stream));
 #if GPUGEN_NCCL_DEVICE_API
   /* the same grid on every rank: from count, nranks and the agreed cap */
-  const size_t tile = nccl_tile<sizeof(xgpu_best_result)>::elems;
+  const size_t tile = xgpu::detail::nccl_tile<sizeof(xgpu_best_result)>::elems;
   const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
   const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
   xgpu_best_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -1144,7 +1128,7 @@ xgpu_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax *o
 
 extern "C" size_t xgpu_range_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(MinMax), alignof(MinMax));
+  return xgpu::detail::temp_bytes_for(sizeof(MinMax), alignof(MinMax));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -1156,8 +1140,8 @@ static cudaError_t xgpu_range_launch(const float *d_in, size_t n, MinMax *d_out,
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_range_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_range_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1170,7 +1154,7 @@ static cudaError_t xgpu_range_launch(const float *d_in, size_t n, MinMax *d_out,
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1178,9 +1162,9 @@ static cudaError_t xgpu_range_launch(const float *d_in, size_t n, MinMax *d_out,
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::range_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
+  const xgpu::detail::temp_slots<MinMax> t = xgpu::detail::temp_slots_in<MinMax>(d_temp);
   xgpu_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1255,10 +1239,10 @@ extern "C" ncclResult_t xgpu_range_nccl(const float *d_in, size_t n, MinMax *d_o
                                        ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
   if (!d_out || !d_temp || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
-      (uintptr_t)d_out % alignof(MinMax) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_range_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  xgpu_range_nccl_record *records = (xgpu_range_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_range_nccl_record));
+  xgpu_range_nccl_record *records = (xgpu_range_nccl_record *)xgpu::detail::nccl_align_up(d_temp, alignof(xgpu_range_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_range_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_range_nccl_records_bytes(nranks);
   if constexpr (false) {
@@ -1273,7 +1257,7 @@ extern "C" ncclResult_t xgpu_range_nccl(const float *d_in, size_t n, MinMax *d_o
   if (res != ncclSuccess)
     return res;
   xgpu_range_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 }
 
 
@@ -1313,17 +1297,17 @@ extern "C" size_t xgpu_range_combine_nccl_temp_bytes(size_t count, int nranks) {
 extern "C" ncclResult_t xgpu_range_combine_nccl(const MinMax *d_partials, size_t count, MinMax *d_out, void *d_temp,
                                                size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
       temp_bytes < xgpu_range_combine_nccl_temp_bytes(count, nranks) ||
-      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
+      (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
       (uintptr_t)d_partials % alignof(MinMax) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 ||
       count > (size_t)-1 / sizeof(MinMax) / (size_t)nranks)
     return ncclInvalidArgument;
   gpugen_nccl_plan plan = {rank, nranks, count, sizeof(MinMax), d_partials, d_out,
-                           nccl_align_up(d_temp, alignof(MinMax))};
-  NcclTransport ctx = {comm, stream, xgpu_range_nccl_launch_combine};
-  const gpugen_nccl_transport transport = {&ctx, nccl_group_begin, nccl_group_end, nccl_send, nccl_recv,
-                                           nccl_combine, nccl_copy};
+                           xgpu::detail::nccl_align_up(d_temp, alignof(MinMax))};
+  xgpu::detail::NcclTransport ctx = {comm, stream, xgpu_range_nccl_launch_combine};
+  const gpugen_nccl_transport transport = {&ctx, xgpu::detail::nccl_group_begin, xgpu::detail::nccl_group_end, xgpu::detail::nccl_send, xgpu::detail::nccl_recv,
+                                           xgpu::detail::nccl_combine, xgpu::detail::nccl_copy};
   for (int step = 0; step < GPUGEN_NCCL_STEPS; ++step) {
     int err = gpugen_nccl_combine_step(&plan, step, &transport);
     if (err)
@@ -1359,16 +1343,16 @@ struct xgpu_range_window_finish {
     /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
      * 0 where never written */
     const unsigned int flag = *calls + 1;
-    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    const size_t buffer = xgpu::detail::nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
     Record record;
     record.acc = local;
     record.n = n;
     unsigned int words[nwords];
     memcpy(words, &record, sizeof record);
-    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    xgpu::detail::nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
     *out = xgpu_range_nccl_fold_records(
         [&](int q) {
-          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          xgpu::detail::nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
           Record r;
           memcpy(&r, words, sizeof r);
           return r;
@@ -1392,9 +1376,9 @@ struct xgpu_range_window_finish {
 __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t window, ncclDevComm dev,
                                                                const MinMax *partials, MinMax *out, size_t count,
                                                                size_t data_offset) {
-  constexpr size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  constexpr size_t tile = xgpu::detail::nccl_tile<sizeof(MinMax)>::elems;
   const int p = dev.nRanks, me = dev.rank;
-  const size_t slot = nccl_slot_bytes(count, p, sizeof(MinMax));
+  const size_t slot = xgpu::detail::nccl_slot_bytes(count, p, sizeof(MinMax));
   const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
   char *mine = (char *)ncclGetLocalPointer(window, 0);
   ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
@@ -1405,7 +1389,7 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy(theirs + first * sizeof(MinMax), (const char *)(partials + offset + first), elems * sizeof(MinMax));
+      xgpu::detail::nccl_block_copy(theirs + first * sizeof(MinMax), (const char *)(partials + offset + first), elems * sizeof(MinMax));
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
@@ -1421,7 +1405,7 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
     __syncthreads(); /* the tile is whole in d_out */
     for (int d = 1; d < p; ++d) {
       const int q = (me + d) % p;
-      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(MinMax), q),
+      xgpu::detail::nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(MinMax), q),
                       (const char *)(out + offset + first), (last - first) * sizeof(MinMax));
     }
   }
@@ -1431,7 +1415,7 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
     gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
+      xgpu::detail::nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
                       elems * sizeof(MinMax));
     }
   }
@@ -1442,21 +1426,21 @@ __global__ void __launch_bounds__(512) xgpu_range_window_combine(ncclWindow_t wi
 
 extern "C" size_t xgpu_range_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return nccl_round_up(xgpu_range_temp_bytes(n), 256);
+  return xgpu::detail::nccl_round_up(xgpu_range_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_range_nccl_window(const float *d_in, size_t n, MinMax *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu_range_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      nccl_record_slot(sizeof(xgpu_range_nccl_record)) > win->record_stride)
+      xgpu::detail::nccl_record_slot(sizeof(xgpu_range_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* one launch: the local reduction, its temp in the data region, ends in
    * the exchange (xgpu_range_window_finish) */
   const xgpu_range_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
                                            (unsigned long long)n};
-  return nccl_cuda_result(xgpu_range_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+  return xgpu::detail::nccl_cuda_result(xgpu_range_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
                                            stream, true, finish));
 #else
   (void)stream;
@@ -1467,12 +1451,12 @@ extern "C" ncclResult_t xgpu_range_nccl_window(const float *d_in, size_t n, MinM
 extern "C" size_t xgpu_range_combine_nccl_window_bytes(size_t count, int nranks) {
   if (nranks < 1)
     nranks = 1;
-  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(MinMax)); /* inbox and result slots */
+  return 2 * (size_t)nranks * xgpu::detail::nccl_slot_bytes(count, nranks, sizeof(MinMax)); /* inbox and result slots */
 }
 
 extern "C" ncclResult_t xgpu_range_combine_nccl_window(const MinMax *d_partials, size_t count, MinMax *d_out,
                                                       xgpu_nccl_window *win, cudaStream_t stream) {
-  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
+  if (!win || (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
       (uintptr_t)d_partials % alignof(MinMax) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 ||
       count > (size_t)-1 / 2 / sizeof(MinMax) ||
       xgpu_range_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
@@ -1481,15 +1465,15 @@ extern "C" ncclResult_t xgpu_range_combine_nccl_window(const MinMax *d_partials,
     return ncclSuccess;
   if (win->nranks == 1)
     return d_out == d_partials ? ncclSuccess
-                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(MinMax),
+                               : xgpu::detail::nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(MinMax),
                                                                   cudaMemcpyDeviceToDevice, stream));
 #if GPUGEN_NCCL_DEVICE_API
   /* the same grid on every rank: from count, nranks and the agreed cap */
-  const size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  const size_t tile = xgpu::detail::nccl_tile<sizeof(MinMax)>::elems;
   const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
   const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
   xgpu_range_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -1516,7 +1500,7 @@ xgpu_clamped_kernel(xgpu::detail::clamped_op::source in, size_t n, size_t head, 
 
 extern "C" size_t xgpu_clamped_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(MinMax), alignof(MinMax));
+  return xgpu::detail::temp_bytes_for(sizeof(MinMax), alignof(MinMax));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -1528,8 +1512,8 @@ static cudaError_t xgpu_clamped_launch(const float *d_in, size_t n, const MinMax
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_clamped_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_clamped_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_clamped_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1542,7 +1526,7 @@ static cudaError_t xgpu_clamped_launch(const float *d_in, size_t n, const MinMax
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1550,9 +1534,9 @@ static cudaError_t xgpu_clamped_launch(const float *d_in, size_t n, const MinMax
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::clamped_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
+  const xgpu::detail::temp_slots<MinMax> t = xgpu::detail::temp_slots_in<MinMax>(d_temp);
   xgpu_clamped_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::clamped_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1627,10 +1611,10 @@ extern "C" ncclResult_t xgpu_clamped_nccl(const float *d_in, size_t n, const Min
                                        ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
   if (!d_out || !d_temp || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0 ||
-      (uintptr_t)d_out % alignof(MinMax) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_clamped_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  xgpu_clamped_nccl_record *records = (xgpu_clamped_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_clamped_nccl_record));
+  xgpu_clamped_nccl_record *records = (xgpu_clamped_nccl_record *)xgpu::detail::nccl_align_up(d_temp, alignof(xgpu_clamped_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_clamped_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_clamped_nccl_records_bytes(nranks);
   if constexpr (false) {
@@ -1645,7 +1629,7 @@ extern "C" ncclResult_t xgpu_clamped_nccl(const float *d_in, size_t n, const Min
   if (res != ncclSuccess)
     return res;
   xgpu_clamped_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 }
 
 
@@ -1685,17 +1669,17 @@ extern "C" size_t xgpu_clamped_combine_nccl_temp_bytes(size_t count, int nranks)
 extern "C" ncclResult_t xgpu_clamped_combine_nccl(const MinMax *d_partials, size_t count, MinMax *d_out, void *d_temp,
                                                size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
       temp_bytes < xgpu_clamped_combine_nccl_temp_bytes(count, nranks) ||
-      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
+      (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
       (uintptr_t)d_partials % alignof(MinMax) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 ||
       count > (size_t)-1 / sizeof(MinMax) / (size_t)nranks)
     return ncclInvalidArgument;
   gpugen_nccl_plan plan = {rank, nranks, count, sizeof(MinMax), d_partials, d_out,
-                           nccl_align_up(d_temp, alignof(MinMax))};
-  NcclTransport ctx = {comm, stream, xgpu_clamped_nccl_launch_combine};
-  const gpugen_nccl_transport transport = {&ctx, nccl_group_begin, nccl_group_end, nccl_send, nccl_recv,
-                                           nccl_combine, nccl_copy};
+                           xgpu::detail::nccl_align_up(d_temp, alignof(MinMax))};
+  xgpu::detail::NcclTransport ctx = {comm, stream, xgpu_clamped_nccl_launch_combine};
+  const gpugen_nccl_transport transport = {&ctx, xgpu::detail::nccl_group_begin, xgpu::detail::nccl_group_end, xgpu::detail::nccl_send, xgpu::detail::nccl_recv,
+                                           xgpu::detail::nccl_combine, xgpu::detail::nccl_copy};
   for (int step = 0; step < GPUGEN_NCCL_STEPS; ++step) {
     int err = gpugen_nccl_combine_step(&plan, step, &transport);
     if (err)
@@ -1731,16 +1715,16 @@ struct xgpu_clamped_window_finish {
     /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
      * 0 where never written */
     const unsigned int flag = *calls + 1;
-    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    const size_t buffer = xgpu::detail::nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
     Record record;
     record.acc = local;
     record.n = n;
     unsigned int words[nwords];
     memcpy(words, &record, sizeof record);
-    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    xgpu::detail::nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
     *out = xgpu_clamped_nccl_fold_records(
         [&](int q) {
-          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          xgpu::detail::nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
           Record r;
           memcpy(&r, words, sizeof r);
           return r;
@@ -1764,9 +1748,9 @@ struct xgpu_clamped_window_finish {
 __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t window, ncclDevComm dev,
                                                                const MinMax *partials, MinMax *out, size_t count,
                                                                size_t data_offset) {
-  constexpr size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  constexpr size_t tile = xgpu::detail::nccl_tile<sizeof(MinMax)>::elems;
   const int p = dev.nRanks, me = dev.rank;
-  const size_t slot = nccl_slot_bytes(count, p, sizeof(MinMax));
+  const size_t slot = xgpu::detail::nccl_slot_bytes(count, p, sizeof(MinMax));
   const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
   char *mine = (char *)ncclGetLocalPointer(window, 0);
   ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
@@ -1777,7 +1761,7 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy(theirs + first * sizeof(MinMax), (const char *)(partials + offset + first), elems * sizeof(MinMax));
+      xgpu::detail::nccl_block_copy(theirs + first * sizeof(MinMax), (const char *)(partials + offset + first), elems * sizeof(MinMax));
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
@@ -1793,7 +1777,7 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
     __syncthreads(); /* the tile is whole in d_out */
     for (int d = 1; d < p; ++d) {
       const int q = (me + d) % p;
-      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(MinMax), q),
+      xgpu::detail::nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(MinMax), q),
                       (const char *)(out + offset + first), (last - first) * sizeof(MinMax));
     }
   }
@@ -1803,7 +1787,7 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
     gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
+      xgpu::detail::nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(MinMax),
                       elems * sizeof(MinMax));
     }
   }
@@ -1814,21 +1798,21 @@ __global__ void __launch_bounds__(512) xgpu_clamped_window_combine(ncclWindow_t 
 
 extern "C" size_t xgpu_clamped_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return nccl_round_up(xgpu_clamped_temp_bytes(n), 256);
+  return xgpu::detail::nccl_round_up(xgpu_clamped_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_clamped_nccl_window(const float *d_in, size_t n, const MinMax *params, MinMax *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(float) != 0 || !params || (uintptr_t)params % alignof(MinMax) != 0 ||
       (uintptr_t)d_out % alignof(MinMax) != 0 || xgpu_clamped_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      nccl_record_slot(sizeof(xgpu_clamped_nccl_record)) > win->record_stride)
+      xgpu::detail::nccl_record_slot(sizeof(xgpu_clamped_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* one launch: the local reduction, its temp in the data region, ends in
    * the exchange (xgpu_clamped_window_finish) */
   const xgpu_clamped_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
                                            (unsigned long long)n};
-  return nccl_cuda_result(xgpu_clamped_launch(d_in, n, params, d_out, win->base + win->data_offset, win->data_bytes,
+  return xgpu::detail::nccl_cuda_result(xgpu_clamped_launch(d_in, n, params, d_out, win->base + win->data_offset, win->data_bytes,
                                            stream, true, finish));
 #else
   (void)stream;
@@ -1839,12 +1823,12 @@ extern "C" ncclResult_t xgpu_clamped_nccl_window(const float *d_in, size_t n, co
 extern "C" size_t xgpu_clamped_combine_nccl_window_bytes(size_t count, int nranks) {
   if (nranks < 1)
     nranks = 1;
-  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(MinMax)); /* inbox and result slots */
+  return 2 * (size_t)nranks * xgpu::detail::nccl_slot_bytes(count, nranks, sizeof(MinMax)); /* inbox and result slots */
 }
 
 extern "C" ncclResult_t xgpu_clamped_combine_nccl_window(const MinMax *d_partials, size_t count, MinMax *d_out,
                                                       xgpu_nccl_window *win, cudaStream_t stream) {
-  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
+  if (!win || (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(MinMax)))) ||
       (uintptr_t)d_partials % alignof(MinMax) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0 ||
       count > (size_t)-1 / 2 / sizeof(MinMax) ||
       xgpu_clamped_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
@@ -1853,15 +1837,15 @@ extern "C" ncclResult_t xgpu_clamped_combine_nccl_window(const MinMax *d_partial
     return ncclSuccess;
   if (win->nranks == 1)
     return d_out == d_partials ? ncclSuccess
-                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(MinMax),
+                               : xgpu::detail::nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(MinMax),
                                                                   cudaMemcpyDeviceToDevice, stream));
 #if GPUGEN_NCCL_DEVICE_API
   /* the same grid on every rank: from count, nranks and the agreed cap */
-  const size_t tile = nccl_tile<sizeof(MinMax)>::elems;
+  const size_t tile = xgpu::detail::nccl_tile<sizeof(MinMax)>::elems;
   const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
   const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
   xgpu_clamped_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -1888,7 +1872,7 @@ xgpu_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Wind
 
 extern "C" size_t xgpu_last_span_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Window), alignof(Window));
+  return xgpu::detail::temp_bytes_for(sizeof(Window), alignof(Window));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -1900,8 +1884,8 @@ static cudaError_t xgpu_last_span_launch(const Window *d_in, size_t n, Window *d
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_last_span_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_last_span_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_last_span_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 0;
@@ -1914,7 +1898,7 @@ static cudaError_t xgpu_last_span_launch(const Window *d_in, size_t n, Window *d
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1922,9 +1906,9 @@ static cudaError_t xgpu_last_span_launch(const Window *d_in, size_t n, Window *d
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::last_span_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Window> t = temp_slots_in<Window>(d_temp);
+  const xgpu::detail::temp_slots<Window> t = xgpu::detail::temp_slots_in<Window>(d_temp);
   xgpu_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -2007,10 +1991,10 @@ extern "C" ncclResult_t xgpu_last_span_nccl(const Window *d_in, size_t n, Window
                                        ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
   if (!d_out || !d_temp || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(Window) != 0 ||
-      (uintptr_t)d_out % alignof(Window) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (uintptr_t)d_out % alignof(Window) != 0 || xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_last_span_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  xgpu_last_span_nccl_record *records = (xgpu_last_span_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_last_span_nccl_record));
+  xgpu_last_span_nccl_record *records = (xgpu_last_span_nccl_record *)xgpu::detail::nccl_align_up(d_temp, alignof(xgpu_last_span_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_last_span_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_last_span_nccl_records_bytes(nranks);
   if constexpr (false) {
@@ -2025,7 +2009,7 @@ extern "C" ncclResult_t xgpu_last_span_nccl(const Window *d_in, size_t n, Window
   if (res != ncclSuccess)
     return res;
   xgpu_last_span_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 }
 
 
@@ -2065,17 +2049,17 @@ extern "C" size_t xgpu_last_span_combine_nccl_temp_bytes(size_t count, int nrank
 extern "C" ncclResult_t xgpu_last_span_combine_nccl(const Window *d_partials, size_t count, Window *d_out, void *d_temp,
                                                size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
       temp_bytes < xgpu_last_span_combine_nccl_temp_bytes(count, nranks) ||
-      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(Window)))) ||
+      (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(Window)))) ||
       (uintptr_t)d_partials % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0 ||
       count > (size_t)-1 / sizeof(Window) / (size_t)nranks)
     return ncclInvalidArgument;
   gpugen_nccl_plan plan = {rank, nranks, count, sizeof(Window), d_partials, d_out,
-                           nccl_align_up(d_temp, alignof(Window))};
-  NcclTransport ctx = {comm, stream, xgpu_last_span_nccl_launch_combine};
-  const gpugen_nccl_transport transport = {&ctx, nccl_group_begin, nccl_group_end, nccl_send, nccl_recv,
-                                           nccl_combine, nccl_copy};
+                           xgpu::detail::nccl_align_up(d_temp, alignof(Window))};
+  xgpu::detail::NcclTransport ctx = {comm, stream, xgpu_last_span_nccl_launch_combine};
+  const gpugen_nccl_transport transport = {&ctx, xgpu::detail::nccl_group_begin, xgpu::detail::nccl_group_end, xgpu::detail::nccl_send, xgpu::detail::nccl_recv,
+                                           xgpu::detail::nccl_combine, xgpu::detail::nccl_copy};
   for (int step = 0; step < GPUGEN_NCCL_STEPS; ++step) {
     int err = gpugen_nccl_combine_step(&plan, step, &transport);
     if (err)
@@ -2111,16 +2095,16 @@ struct xgpu_last_span_window_finish {
     /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
      * 0 where never written */
     const unsigned int flag = *calls + 1;
-    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    const size_t buffer = xgpu::detail::nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
     Record record;
     record.acc = local;
     record.n = n;
     unsigned int words[nwords];
     memcpy(words, &record, sizeof record);
-    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    xgpu::detail::nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
     *out = xgpu_last_span_nccl_fold_records(
         [&](int q) {
-          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          xgpu::detail::nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
           Record r;
           memcpy(&r, words, sizeof r);
           return r;
@@ -2144,9 +2128,9 @@ struct xgpu_last_span_window_finish {
 __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_t window, ncclDevComm dev,
                                                                const Window *partials, Window *out, size_t count,
                                                                size_t data_offset) {
-  constexpr size_t tile = nccl_tile<sizeof(Window)>::elems;
+  constexpr size_t tile = xgpu::detail::nccl_tile<sizeof(Window)>::elems;
   const int p = dev.nRanks, me = dev.rank;
-  const size_t slot = nccl_slot_bytes(count, p, sizeof(Window));
+  const size_t slot = xgpu::detail::nccl_slot_bytes(count, p, sizeof(Window));
   const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
   char *mine = (char *)ncclGetLocalPointer(window, 0);
   ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
@@ -2157,7 +2141,7 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy(theirs + first * sizeof(Window), (const char *)(partials + offset + first), elems * sizeof(Window));
+      xgpu::detail::nccl_block_copy(theirs + first * sizeof(Window), (const char *)(partials + offset + first), elems * sizeof(Window));
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
@@ -2173,7 +2157,7 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
     __syncthreads(); /* the tile is whole in d_out */
     for (int d = 1; d < p; ++d) {
       const int q = (me + d) % p;
-      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(Window), q),
+      xgpu::detail::nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(Window), q),
                       (const char *)(out + offset + first), (last - first) * sizeof(Window));
     }
   }
@@ -2183,7 +2167,7 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
     gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(Window),
+      xgpu::detail::nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(Window),
                       elems * sizeof(Window));
     }
   }
@@ -2194,21 +2178,21 @@ __global__ void __launch_bounds__(512) xgpu_last_span_window_combine(ncclWindow_
 
 extern "C" size_t xgpu_last_span_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return nccl_round_up(xgpu_last_span_temp_bytes(n), 256);
+  return xgpu::detail::nccl_round_up(xgpu_last_span_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_last_span_nccl_window(const Window *d_in, size_t n, Window *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && !d_in) || (uintptr_t)d_in % alignof(Window) != 0 ||
       (uintptr_t)d_out % alignof(Window) != 0 || xgpu_last_span_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      nccl_record_slot(sizeof(xgpu_last_span_nccl_record)) > win->record_stride)
+      xgpu::detail::nccl_record_slot(sizeof(xgpu_last_span_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* one launch: the local reduction, its temp in the data region, ends in
    * the exchange (xgpu_last_span_window_finish) */
   const xgpu_last_span_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
                                            (unsigned long long)n};
-  return nccl_cuda_result(xgpu_last_span_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
+  return xgpu::detail::nccl_cuda_result(xgpu_last_span_launch(d_in, n, d_out, win->base + win->data_offset, win->data_bytes,
                                            stream, true, finish));
 #else
   (void)stream;
@@ -2219,12 +2203,12 @@ extern "C" ncclResult_t xgpu_last_span_nccl_window(const Window *d_in, size_t n,
 extern "C" size_t xgpu_last_span_combine_nccl_window_bytes(size_t count, int nranks) {
   if (nranks < 1)
     nranks = 1;
-  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(Window)); /* inbox and result slots */
+  return 2 * (size_t)nranks * xgpu::detail::nccl_slot_bytes(count, nranks, sizeof(Window)); /* inbox and result slots */
 }
 
 extern "C" ncclResult_t xgpu_last_span_combine_nccl_window(const Window *d_partials, size_t count, Window *d_out,
                                                       xgpu_nccl_window *win, cudaStream_t stream) {
-  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(Window)))) ||
+  if (!win || (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(Window)))) ||
       (uintptr_t)d_partials % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0 ||
       count > (size_t)-1 / 2 / sizeof(Window) ||
       xgpu_last_span_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
@@ -2233,15 +2217,15 @@ extern "C" ncclResult_t xgpu_last_span_combine_nccl_window(const Window *d_parti
     return ncclSuccess;
   if (win->nranks == 1)
     return d_out == d_partials ? ncclSuccess
-                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(Window),
+                               : xgpu::detail::nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(Window),
                                                                   cudaMemcpyDeviceToDevice, stream));
 #if GPUGEN_NCCL_DEVICE_API
   /* the same grid on every rank: from count, nranks and the agreed cap */
-  const size_t tile = nccl_tile<sizeof(Window)>::elems;
+  const size_t tile = xgpu::detail::nccl_tile<sizeof(Window)>::elems;
   const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
   const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
   xgpu_last_span_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -2268,7 +2252,7 @@ xgpu_idot_kernel(xgpu::detail::idot_op::source in, size_t n, size_t head, bool v
 
 extern "C" size_t xgpu_idot_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(long long), alignof(long long));
+  return xgpu::detail::temp_bytes_for(sizeof(long long), alignof(long long));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -2280,8 +2264,8 @@ static cudaError_t xgpu_idot_launch(const int *d_in0, const int *d_in1, size_t n
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_idot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_idot_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_idot_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -2294,7 +2278,7 @@ static cudaError_t xgpu_idot_launch(const int *d_in0, const int *d_in1, size_t n
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -2302,9 +2286,9 @@ static cudaError_t xgpu_idot_launch(const int *d_in0, const int *d_in1, size_t n
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::idot_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  const xgpu::detail::temp_slots<long long> t = xgpu::detail::temp_slots_in<long long>(d_temp);
   xgpu_idot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::idot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -2373,7 +2357,7 @@ extern "C" ncclResult_t xgpu_idot_nccl(const int *d_in0, const int *d_in1, size_
                                        ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 ||
-      (uintptr_t)d_out % alignof(long long) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (uintptr_t)d_out % alignof(long long) != 0 || xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_idot_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
   if (xgpu_idot_enqueue(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, true) != cudaSuccess)
@@ -2394,8 +2378,8 @@ extern "C" ncclResult_t xgpu_idot_combine_nccl(const long long *d_partials, size
   int nranks = 0, rank = 0;
   (void)d_temp;
   (void)temp_bytes;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
-      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
       (uintptr_t)d_partials % alignof(long long) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return ncclInvalidArgument;
   if (count == 0)
@@ -2430,16 +2414,16 @@ struct xgpu_idot_window_finish {
     /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
      * 0 where never written */
     const unsigned int flag = *calls + 1;
-    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    const size_t buffer = xgpu::detail::nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
     Record record;
     record.acc = local;
     record.n = n;
     unsigned int words[nwords];
     memcpy(words, &record, sizeof record);
-    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    xgpu::detail::nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
     *out = xgpu_idot_nccl_fold_records(
         [&](int q) {
-          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          xgpu::detail::nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
           Record r;
           memcpy(&r, words, sizeof r);
           return r;
@@ -2463,9 +2447,9 @@ struct xgpu_idot_window_finish {
 __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t window, ncclDevComm dev,
                                                                const long long *partials, long long *out, size_t count,
                                                                size_t data_offset) {
-  constexpr size_t tile = nccl_tile<sizeof(long long)>::elems;
+  constexpr size_t tile = xgpu::detail::nccl_tile<sizeof(long long)>::elems;
   const int p = dev.nRanks, me = dev.rank;
-  const size_t slot = nccl_slot_bytes(count, p, sizeof(long long));
+  const size_t slot = xgpu::detail::nccl_slot_bytes(count, p, sizeof(long long));
   const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
   char *mine = (char *)ncclGetLocalPointer(window, 0);
   ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
@@ -2476,7 +2460,7 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy(theirs + first * sizeof(long long), (const char *)(partials + offset + first), elems * sizeof(long long));
+      xgpu::detail::nccl_block_copy(theirs + first * sizeof(long long), (const char *)(partials + offset + first), elems * sizeof(long long));
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
@@ -2492,7 +2476,7 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
     __syncthreads(); /* the tile is whole in d_out */
     for (int d = 1; d < p; ++d) {
       const int q = (me + d) % p;
-      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(long long), q),
+      xgpu::detail::nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(long long), q),
                       (const char *)(out + offset + first), (last - first) * sizeof(long long));
     }
   }
@@ -2502,7 +2486,7 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
     gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
+      xgpu::detail::nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(long long),
                       elems * sizeof(long long));
     }
   }
@@ -2513,21 +2497,21 @@ __global__ void __launch_bounds__(512) xgpu_idot_window_combine(ncclWindow_t win
 
 extern "C" size_t xgpu_idot_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return nccl_round_up(xgpu_idot_temp_bytes(n), 256);
+  return xgpu::detail::nccl_round_up(xgpu_idot_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_idot_nccl_window(const int *d_in0, const int *d_in1, size_t n, long long *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(int) != 0 || (uintptr_t)d_in1 % alignof(int) != 0 ||
       (uintptr_t)d_out % alignof(long long) != 0 || xgpu_idot_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      nccl_record_slot(sizeof(xgpu_idot_nccl_record)) > win->record_stride)
+      xgpu::detail::nccl_record_slot(sizeof(xgpu_idot_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* one launch: the local reduction, its temp in the data region, ends in
    * the exchange (xgpu_idot_window_finish) */
   const xgpu_idot_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
                                            (unsigned long long)n};
-  return nccl_cuda_result(xgpu_idot_launch(d_in0, d_in1, n, d_out, win->base + win->data_offset, win->data_bytes,
+  return xgpu::detail::nccl_cuda_result(xgpu_idot_launch(d_in0, d_in1, n, d_out, win->base + win->data_offset, win->data_bytes,
                                            stream, true, finish));
 #else
   (void)stream;
@@ -2538,12 +2522,12 @@ extern "C" ncclResult_t xgpu_idot_nccl_window(const int *d_in0, const int *d_in1
 extern "C" size_t xgpu_idot_combine_nccl_window_bytes(size_t count, int nranks) {
   if (nranks < 1)
     nranks = 1;
-  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(long long)); /* inbox and result slots */
+  return 2 * (size_t)nranks * xgpu::detail::nccl_slot_bytes(count, nranks, sizeof(long long)); /* inbox and result slots */
 }
 
 extern "C" ncclResult_t xgpu_idot_combine_nccl_window(const long long *d_partials, size_t count, long long *d_out,
                                                       xgpu_nccl_window *win, cudaStream_t stream) {
-  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
+  if (!win || (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(long long)))) ||
       (uintptr_t)d_partials % alignof(long long) != 0 || (uintptr_t)d_out % alignof(long long) != 0 ||
       count > (size_t)-1 / 2 / sizeof(long long) ||
       xgpu_idot_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
@@ -2552,15 +2536,15 @@ extern "C" ncclResult_t xgpu_idot_combine_nccl_window(const long long *d_partial
     return ncclSuccess;
   if (win->nranks == 1)
     return d_out == d_partials ? ncclSuccess
-                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(long long),
+                               : xgpu::detail::nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(long long),
                                                                   cudaMemcpyDeviceToDevice, stream));
 #if GPUGEN_NCCL_DEVICE_API
   /* the same grid on every rank: from count, nranks and the agreed cap */
-  const size_t tile = nccl_tile<sizeof(long long)>::elems;
+  const size_t tile = xgpu::detail::nccl_tile<sizeof(long long)>::elems;
   const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
   const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
   xgpu_idot_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -2587,7 +2571,7 @@ xgpu_fdot_kernel(xgpu::detail::fdot_op::source in, size_t n, size_t head, bool v
 
 extern "C" size_t xgpu_fdot_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(double), alignof(double));
+  return xgpu::detail::temp_bytes_for(sizeof(double), alignof(double));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -2599,8 +2583,8 @@ static cudaError_t xgpu_fdot_launch(const float *d_in0, const float *d_in1, size
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < xgpu_fdot_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(double) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_fdot_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_fdot_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -2613,7 +2597,7 @@ static cudaError_t xgpu_fdot_launch(const float *d_in0, const float *d_in1, size
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -2621,9 +2605,9 @@ static cudaError_t xgpu_fdot_launch(const float *d_in0, const float *d_in1, size
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::fdot_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<double> t = temp_slots_in<double>(d_temp);
+  const xgpu::detail::temp_slots<double> t = xgpu::detail::temp_slots_in<double>(d_temp);
   xgpu_fdot_kernel<<<grid, c.block, 0, stream>>>(xgpu::detail::fdot_op::source{d_in0, d_in1}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -2706,10 +2690,10 @@ extern "C" ncclResult_t xgpu_fdot_nccl(const float *d_in0, const float *d_in1, s
                                        ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 ||
-      (uintptr_t)d_out % alignof(double) != 0 || nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
+      (uintptr_t)d_out % alignof(double) != 0 || xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess ||
       temp_bytes < xgpu_fdot_nccl_temp_bytes(n, nranks))
     return ncclInvalidArgument;
-  xgpu_fdot_nccl_record *records = (xgpu_fdot_nccl_record *)nccl_align_up(d_temp, alignof(xgpu_fdot_nccl_record));
+  xgpu_fdot_nccl_record *records = (xgpu_fdot_nccl_record *)xgpu::detail::nccl_align_up(d_temp, alignof(xgpu_fdot_nccl_record));
   char *local_temp = (char *)d_temp + xgpu_fdot_nccl_records_bytes(nranks);
   size_t local_bytes = temp_bytes - xgpu_fdot_nccl_records_bytes(nranks);
   if constexpr (false) {
@@ -2724,7 +2708,7 @@ extern "C" ncclResult_t xgpu_fdot_nccl(const float *d_in0, const float *d_in1, s
   if (res != ncclSuccess)
     return res;
   xgpu_fdot_nccl_fold<<<1, 1, 0, stream>>>(records, nranks, d_out);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 }
 
 
@@ -2764,17 +2748,17 @@ extern "C" size_t xgpu_fdot_combine_nccl_temp_bytes(size_t count, int nranks) {
 extern "C" ncclResult_t xgpu_fdot_combine_nccl(const double *d_partials, size_t count, double *d_out, void *d_temp,
                                                size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
   int nranks = 0, rank = 0;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess || !d_temp ||
       temp_bytes < xgpu_fdot_combine_nccl_temp_bytes(count, nranks) ||
-      (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(double)))) ||
+      (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(double)))) ||
       (uintptr_t)d_partials % alignof(double) != 0 || (uintptr_t)d_out % alignof(double) != 0 ||
       count > (size_t)-1 / sizeof(double) / (size_t)nranks)
     return ncclInvalidArgument;
   gpugen_nccl_plan plan = {rank, nranks, count, sizeof(double), d_partials, d_out,
-                           nccl_align_up(d_temp, alignof(double))};
-  NcclTransport ctx = {comm, stream, xgpu_fdot_nccl_launch_combine};
-  const gpugen_nccl_transport transport = {&ctx, nccl_group_begin, nccl_group_end, nccl_send, nccl_recv,
-                                           nccl_combine, nccl_copy};
+                           xgpu::detail::nccl_align_up(d_temp, alignof(double))};
+  xgpu::detail::NcclTransport ctx = {comm, stream, xgpu_fdot_nccl_launch_combine};
+  const gpugen_nccl_transport transport = {&ctx, xgpu::detail::nccl_group_begin, xgpu::detail::nccl_group_end, xgpu::detail::nccl_send, xgpu::detail::nccl_recv,
+                                           xgpu::detail::nccl_combine, xgpu::detail::nccl_copy};
   for (int step = 0; step < GPUGEN_NCCL_STEPS; ++step) {
     int err = gpugen_nccl_combine_step(&plan, step, &transport);
     if (err)
@@ -2810,16 +2794,16 @@ struct xgpu_fdot_window_finish {
     /* call k's flag is k (from 1); a buffer's stale words carry k - 2, or
      * 0 where never written */
     const unsigned int flag = *calls + 1;
-    const size_t buffer = nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
+    const size_t buffer = xgpu::detail::nccl_window_control + (size_t)(flag & 1u) * (size_t)nranks * stride;
     Record record;
     record.acc = local;
     record.n = n;
     unsigned int words[nwords];
     memcpy(words, &record, sizeof record);
-    nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
+    xgpu::detail::nccl_post_record(window, buffer + (size_t)rank * stride, nranks, words, flag);
     *out = xgpu_fdot_nccl_fold_records(
         [&](int q) {
-          nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
+          xgpu::detail::nccl_take_record(mine + buffer + (size_t)q * stride, words, flag);
           Record r;
           memcpy(&r, words, sizeof r);
           return r;
@@ -2843,9 +2827,9 @@ struct xgpu_fdot_window_finish {
 __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t window, ncclDevComm dev,
                                                                const double *partials, double *out, size_t count,
                                                                size_t data_offset) {
-  constexpr size_t tile = nccl_tile<sizeof(double)>::elems;
+  constexpr size_t tile = xgpu::detail::nccl_tile<sizeof(double)>::elems;
   const int p = dev.nRanks, me = dev.rank;
-  const size_t slot = nccl_slot_bytes(count, p, sizeof(double));
+  const size_t slot = xgpu::detail::nccl_slot_bytes(count, p, sizeof(double));
   const size_t inbox = data_offset, results = data_offset + (size_t)p * slot;
   char *mine = (char *)ncclGetLocalPointer(window, 0);
   ncclLsaBarrierSession<ncclCoopCta> barrier{ncclCoopCta(), dev, ncclTeamLsa(dev), dev.lsaBarrier, blockIdx.x};
@@ -2856,7 +2840,7 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
     char *theirs = (char *)ncclGetLsaPointer(window, inbox + (size_t)me * slot, q);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy(theirs + first * sizeof(double), (const char *)(partials + offset + first), elems * sizeof(double));
+      xgpu::detail::nccl_block_copy(theirs + first * sizeof(double), (const char *)(partials + offset + first), elems * sizeof(double));
     }
   }
   barrier.sync(ncclCoopCta(), cuda::memory_order_acq_rel);
@@ -2872,7 +2856,7 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
     __syncthreads(); /* the tile is whole in d_out */
     for (int d = 1; d < p; ++d) {
       const int q = (me + d) % p;
-      nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(double), q),
+      xgpu::detail::nccl_block_copy((char *)ncclGetLsaPointer(window, results + (size_t)me * slot + first * sizeof(double), q),
                       (const char *)(out + offset + first), (last - first) * sizeof(double));
     }
   }
@@ -2882,7 +2866,7 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
     gpugen_nccl_chunk(count, p, q, &offset, &length);
     for (size_t t = blockIdx.x; t * tile < length; t += gridDim.x) {
       const size_t first = t * tile, elems = length - first < tile ? length - first : tile;
-      nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(double),
+      xgpu::detail::nccl_block_copy((char *)(out + offset + first), mine + results + (size_t)q * slot + first * sizeof(double),
                       elems * sizeof(double));
     }
   }
@@ -2893,21 +2877,21 @@ __global__ void __launch_bounds__(512) xgpu_fdot_window_combine(ncclWindow_t win
 
 extern "C" size_t xgpu_fdot_nccl_window_bytes(size_t n, int nranks) {
   (void)nranks;
-  return nccl_round_up(xgpu_fdot_temp_bytes(n), 256);
+  return xgpu::detail::nccl_round_up(xgpu_fdot_temp_bytes(n), 256);
 }
 
 extern "C" ncclResult_t xgpu_fdot_nccl_window(const float *d_in0, const float *d_in1, size_t n, double *d_out, xgpu_nccl_window *win,
                                               cudaStream_t stream) {
   if (!win || !d_out || (n > 0 && (!d_in0 || !d_in1)) || (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(double) != 0 || xgpu_fdot_nccl_window_bytes(n, win->nranks) > win->data_bytes ||
-      nccl_record_slot(sizeof(xgpu_fdot_nccl_record)) > win->record_stride)
+      xgpu::detail::nccl_record_slot(sizeof(xgpu_fdot_nccl_record)) > win->record_stride)
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* one launch: the local reduction, its temp in the data region, ends in
    * the exchange (xgpu_fdot_window_finish) */
   const xgpu_fdot_window_finish finish = {win->window, win->base, win->rank, win->nranks, win->record_stride,
                                            (unsigned long long)n};
-  return nccl_cuda_result(xgpu_fdot_launch(d_in0, d_in1, n, d_out, win->base + win->data_offset, win->data_bytes,
+  return xgpu::detail::nccl_cuda_result(xgpu_fdot_launch(d_in0, d_in1, n, d_out, win->base + win->data_offset, win->data_bytes,
                                            stream, true, finish));
 #else
   (void)stream;
@@ -2918,12 +2902,12 @@ extern "C" ncclResult_t xgpu_fdot_nccl_window(const float *d_in0, const float *d
 extern "C" size_t xgpu_fdot_combine_nccl_window_bytes(size_t count, int nranks) {
   if (nranks < 1)
     nranks = 1;
-  return 2 * (size_t)nranks * nccl_slot_bytes(count, nranks, sizeof(double)); /* inbox and result slots */
+  return 2 * (size_t)nranks * xgpu::detail::nccl_slot_bytes(count, nranks, sizeof(double)); /* inbox and result slots */
 }
 
 extern "C" ncclResult_t xgpu_fdot_combine_nccl_window(const double *d_partials, size_t count, double *d_out,
                                                       xgpu_nccl_window *win, cudaStream_t stream) {
-  if (!win || (count > 0 && (!d_partials || !d_out || nccl_partly_overlap(d_partials, d_out, count * sizeof(double)))) ||
+  if (!win || (count > 0 && (!d_partials || !d_out || xgpu::detail::nccl_partly_overlap(d_partials, d_out, count * sizeof(double)))) ||
       (uintptr_t)d_partials % alignof(double) != 0 || (uintptr_t)d_out % alignof(double) != 0 ||
       count > (size_t)-1 / 2 / sizeof(double) ||
       xgpu_fdot_combine_nccl_window_bytes(count, win->nranks) > win->data_bytes)
@@ -2932,15 +2916,15 @@ extern "C" ncclResult_t xgpu_fdot_combine_nccl_window(const double *d_partials, 
     return ncclSuccess;
   if (win->nranks == 1)
     return d_out == d_partials ? ncclSuccess
-                               : nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(double),
+                               : xgpu::detail::nccl_cuda_result(cudaMemcpyAsync(d_out, d_partials, count * sizeof(double),
                                                                   cudaMemcpyDeviceToDevice, stream));
 #if GPUGEN_NCCL_DEVICE_API
   /* the same grid on every rank: from count, nranks and the agreed cap */
-  const size_t tile = nccl_tile<sizeof(double)>::elems;
+  const size_t tile = xgpu::detail::nccl_tile<sizeof(double)>::elems;
   const size_t tiles = xgpu::detail::ceil_div(xgpu::detail::ceil_div(count, (size_t)win->nranks), tile);
   const unsigned int grid = (unsigned int)(tiles < (size_t)win->ctas ? tiles : (size_t)win->ctas);
   xgpu_fdot_window_combine<<<grid, 512, 0, stream>>>(win->window, win->dev, d_partials, d_out, count, win->data_offset);
-  return nccl_cuda_result(cudaPeekAtLastError());
+  return xgpu::detail::nccl_cuda_result(cudaPeekAtLastError());
 #else
   (void)stream;
   return ncclInvalidUsage;
@@ -2967,7 +2951,7 @@ xgpu_local_kernel(const int *in, size_t n, size_t head, bool vector, int *out, i
 
 extern "C" size_t xgpu_local_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(int), alignof(int));
+  return xgpu::detail::temp_bytes_for(sizeof(int), alignof(int));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -2979,8 +2963,8 @@ static cudaError_t xgpu_local_launch(const int *d_in, size_t n, int *d_out, void
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < xgpu_local_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)xgpu_local_kernel<Finish>, cache, &c);
+  xgpu::detail::LaunchConfig c;
+  cudaError_t err = xgpu::detail::launch_config((const void *)xgpu_local_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -2993,7 +2977,7 @@ static cudaError_t xgpu_local_launch(const int *d_in, size_t n, int *d_out, void
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < xgpu::detail::max_grid - 2 ? (size_t)c.grid : xgpu::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -3001,9 +2985,9 @@ static cudaError_t xgpu_local_launch(const int *d_in, size_t n, int *d_out, void
   if (needed > 0)
     grid = (unsigned int)(xgpu::detail::local_op::commutative ? xgpu::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : xgpu::detail::ceil_div(xgpu::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  const xgpu::detail::temp_slots<int> t = xgpu::detail::temp_slots_in<int>(d_temp);
   xgpu_local_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + xgpu::detail::max_grid - 1, xgpu::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -3035,7 +3019,7 @@ extern "C" ncclResult_t xgpu_nccl_window_create(ncclComm_t comm, size_t bytes, x
   if (!out)
     return ncclInvalidArgument;
   *out = nullptr;
-  if (nccl_ranks(comm, &nranks, &rank) != ncclSuccess || bytes > ((size_t)1 << 50))
+  if (xgpu::detail::nccl_ranks(comm, &nranks, &rank) != ncclSuccess || bytes > ((size_t)1 << 50))
     return ncclInvalidArgument;
 #if GPUGEN_NCCL_DEVICE_API
   /* the device API's structures are laid out by the headers this module was
@@ -3084,10 +3068,10 @@ extern "C" ncclResult_t xgpu_nccl_window_create(ncclComm_t comm, size_t bytes, x
   w->ctas = (int)(~0ull - mine[1]);
   w->ctas = w->ctas < 1 ? 1 : w->ctas > 1024 ? 1024 : w->ctas;
   for (size_t size : xgpu_nccl_record_sizes)
-    w->record_stride = nccl_record_slot(size) > w->record_stride ? nccl_record_slot(size) : w->record_stride;
-  w->record_stride = nccl_round_up(w->record_stride, 16);
-  w->data_offset = nccl_round_up(nccl_window_control + 2 * (size_t)nranks * w->record_stride, 256);
-  w->bytes = nccl_round_up(w->data_offset + (size_t)mine[0], (size_t)1 << 21);
+    w->record_stride = xgpu::detail::nccl_record_slot(size) > w->record_stride ? xgpu::detail::nccl_record_slot(size) : w->record_stride;
+  w->record_stride = xgpu::detail::nccl_round_up(w->record_stride, 16);
+  w->data_offset = xgpu::detail::nccl_round_up(xgpu::detail::nccl_window_control + 2 * (size_t)nranks * w->record_stride, 256);
+  w->bytes = xgpu::detail::nccl_round_up(w->data_offset + (size_t)mine[0], (size_t)1 << 21);
   w->data_bytes = w->bytes - w->data_offset;
   if ((res = ncclMemAlloc((void **)&w->base, w->bytes)) != ncclSuccess)
     goto done;

@@ -32,7 +32,8 @@ extern "C" cudaError_t params_device_tuning(int device, params_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace params::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace params::detail
 
 /* ---- scaled ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ params_scaled_kernel(params::detail::scaled_op::source in, size_t n, size_t head
 
 extern "C" size_t params_scaled_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(float), alignof(float));
+  return params::detail::temp_bytes_for(sizeof(float), alignof(float));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t params_scaled_launch(const float *d_in, size_t n, const Scale
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < params_scaled_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(float) != 0 || !params || (uintptr_t)params % alignof(Scale) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_scaled_kernel<Finish>, cache, &c);
+  params::detail::LaunchConfig c;
+  cudaError_t err = params::detail::launch_config((const void *)params_scaled_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -161,7 +162,7 @@ static cudaError_t params_scaled_launch(const float *d_in, size_t n, const Scale
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < params::detail::max_grid - 2 ? (size_t)c.grid : params::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t params_scaled_launch(const float *d_in, size_t n, const Scale
   if (needed > 0)
     grid = (unsigned int)(params::detail::scaled_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  const params::detail::temp_slots<float> t = params::detail::temp_slots_in<float>(d_temp);
   params_scaled_kernel<<<grid, c.block, 0, stream>>>(params::detail::scaled_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + params::detail::max_grid - 1, params::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -214,7 +215,7 @@ params_lastmax_kernel(const float *in, size_t n, size_t head, bool vector, Pick 
 
 extern "C" size_t params_lastmax_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Pick), alignof(Pick));
+  return params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -226,8 +227,8 @@ static cudaError_t params_lastmax_launch(const float *d_in, size_t n, Pick *d_ou
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < params_lastmax_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Pick) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastmax_kernel<Finish>, cache, &c);
+  params::detail::LaunchConfig c;
+  cudaError_t err = params::detail::launch_config((const void *)params_lastmax_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -240,7 +241,7 @@ static cudaError_t params_lastmax_launch(const float *d_in, size_t n, Pick *d_ou
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < params::detail::max_grid - 2 ? (size_t)c.grid : params::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -248,9 +249,9 @@ static cudaError_t params_lastmax_launch(const float *d_in, size_t n, Pick *d_ou
   if (needed > 0)
     grid = (unsigned int)(params::detail::lastmax_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
   params_lastmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + params::detail::max_grid - 1, params::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -333,7 +334,7 @@ params_lastmax_row_tiles_kernel(const float *in, params::detail::row_tiles tiles
 }
 
 extern "C" size_t params_lastmax_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
+  return num_segments ? params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
 }
 
 extern "C" cudaError_t params_lastmax_segmented(const float *d_in, const long long *d_offsets, size_t num_segments,
@@ -347,16 +348,16 @@ extern "C" cudaError_t params_lastmax_segmented(const float *d_in, const long lo
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastmax_segmented_kernel, cache, &c);
+  params::detail::LaunchConfig c;
+  cudaError_t err = params::detail::launch_config((const void *)params_lastmax_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
   params_lastmax_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, params::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      params::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -364,7 +365,7 @@ extern "C" size_t params_lastmax_rows_temp_bytes(size_t num_rows, size_t row_len
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= params::detail::segment_chunk_min(4))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(Pick), alignof(Pick));
+  const size_t flat = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick));
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= params::detail::long_row_tiles_max_bytes)
     return flat;
@@ -373,7 +374,7 @@ extern "C" size_t params_lastmax_rows_temp_bytes(size_t num_rows, size_t row_len
   const size_t parts = params::detail::row_group_most_parts(row_length * 4);
   if (num_rows > params::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
+  const size_t groups = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -388,13 +389,13 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  params::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = params::detail::launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = params::detail::row_group_parts(
@@ -404,10 +405,10 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<Pick> t = parts > 1 ? temp_slots_in<Pick>(d_temp, slots) : temp_slots<Pick>{};
+    const params::detail::temp_slots<Pick> t = parts > 1 ? params::detail::temp_slots_in<Pick>(d_temp, slots) : params::detail::temp_slots<Pick>{};
     params_lastmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, params::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -427,7 +428,7 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     params::detail::row_tiles one_tile;
     if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)params_lastmax_row_blocks_kernel, blocks_cache, &c);
+      err = params::detail::launch_config((const void *)params_lastmax_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * params::detail::groups_per_lane(c.items, 16)) {
@@ -458,7 +459,7 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
                                                                                  : row_form::short_rows>};
     int form = (int)params::detail::form_of(tiles, params::detail::lastmax_op::commutative, 16);
     if (form == (int)row_form::short_rows && params::detail::dense_short_rows_pay<Pick>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = params::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -466,7 +467,7 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -478,7 +479,7 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -515,14 +516,14 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
   typedef void (*rows_kernel)(const float *in, params::detail::row_offsets, Pick *, Pick *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? params_lastmax_split_rows_kernel : params_lastmax_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = params::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, params::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, params::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -568,7 +569,7 @@ params_lastabove_kernel(params::detail::lastabove_op::source in, size_t n, size_
 
 extern "C" size_t params_lastabove_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Pick), alignof(Pick));
+  return params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -580,8 +581,8 @@ static cudaError_t params_lastabove_launch(const float *d_in0, const float *d_in
   if (!d_out || !d_temp || (n > 0 && (!d_in0 || !d_in1)) || temp_bytes < params_lastabove_temp_bytes(n) ||
       (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 || (uintptr_t)d_out % alignof(Pick) != 0 || !params || (uintptr_t)params % alignof(Scale) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastabove_kernel<Finish>, cache, &c);
+  params::detail::LaunchConfig c;
+  cudaError_t err = params::detail::launch_config((const void *)params_lastabove_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -594,7 +595,7 @@ static cudaError_t params_lastabove_launch(const float *d_in0, const float *d_in
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < params::detail::max_grid - 2 ? (size_t)c.grid : params::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -602,9 +603,9 @@ static cudaError_t params_lastabove_launch(const float *d_in0, const float *d_in
   if (needed > 0)
     grid = (unsigned int)(params::detail::lastabove_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
   params_lastabove_kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + params::detail::max_grid - 1, params::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -687,7 +688,7 @@ params_lastabove_row_tiles_kernel(params::detail::lastabove_op::source in, param
 }
 
 extern "C" size_t params_lastabove_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
+  return num_segments ? params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
 }
 
 extern "C" cudaError_t params_lastabove_segmented(const float *d_in0, const float *d_in1, const int *d_offsets, size_t num_segments, const Scale *params,
@@ -701,16 +702,16 @@ extern "C" cudaError_t params_lastabove_segmented(const float *d_in0, const floa
     return cudaSuccess;
   if ((!d_in0 || !d_in1) || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)params_lastabove_segmented_kernel, cache, &c);
+  params::detail::LaunchConfig c;
+  cudaError_t err = params::detail::launch_config((const void *)params_lastabove_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
   params_lastabove_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      params::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -718,7 +719,7 @@ extern "C" size_t params_lastabove_rows_temp_bytes(size_t num_rows, size_t row_l
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= params::detail::segment_chunk_min(params::detail::lastabove_op::element_bytes))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(Pick), alignof(Pick));
+  const size_t flat = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick));
   if (num_rows == 1 || row_length > SIZE_MAX / params::detail::lastabove_op::element_bytes ||
       row_length * params::detail::lastabove_op::element_bytes <= params::detail::long_row_tiles_max_bytes)
     return flat;
@@ -727,7 +728,7 @@ extern "C" size_t params_lastabove_rows_temp_bytes(size_t num_rows, size_t row_l
   const size_t parts = params::detail::row_group_most_parts(row_length * params::detail::lastabove_op::element_bytes);
   if (num_rows > params::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
+  const size_t groups = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -742,13 +743,13 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     return cudaSuccess;
   if ((row_length && (!d_in0 || !d_in1)) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  params::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = params::detail::launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = params::detail::row_group_parts(
@@ -758,10 +759,10 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<Pick> t = parts > 1 ? temp_slots_in<Pick>(d_temp, slots) : temp_slots<Pick>{};
+    const params::detail::temp_slots<Pick> t = parts > 1 ? params::detail::temp_slots_in<Pick>(d_temp, slots) : params::detail::temp_slots<Pick>{};
     params_lastabove_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, params::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -781,7 +782,7 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     params::detail::row_tiles one_tile;
     if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)params_lastabove_row_blocks_kernel, blocks_cache, &c);
+      err = params::detail::launch_config((const void *)params_lastabove_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * params::detail::groups_per_lane(c.items, 32)) {
@@ -812,7 +813,7 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
                                                                                  : row_form::short_rows>};
     int form = (int)params::detail::form_of(tiles, params::detail::lastabove_op::commutative, 32);
     if (form == (int)row_form::short_rows && params::detail::dense_short_rows_pay<Pick>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = params::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -820,7 +821,7 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -832,7 +833,7 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -869,14 +870,14 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
   typedef void (*rows_kernel)(params::detail::lastabove_op::source in, params::detail::row_offsets, Pick *, Pick *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? params_lastabove_split_rows_kernel : params_lastabove_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = params::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(params::detail::lastabove_op::element_bytes));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<Pick> t = temp_slots_in<Pick>(d_temp);
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, params::detail::next_tag());
   return cudaGetLastError();
 }
 

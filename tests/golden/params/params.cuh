@@ -575,7 +575,18 @@ __host__ __device__ __forceinline__ bool bits_equal(const Pick &a, const Pick &b
 /* ---- reductions ---- */
 namespace detail {
 
-/* ---- reductions: shared machinery ---- */
+/* ---- reductions: per-thread operations and loads ---- */
+
+/* The module's per-type shuffles and loads, called as detail::ldg and
+ * detail::shfl_sync like every other function of gpugen's: a qualified call
+ * never meets a function of the user's through argument-dependent lookup.
+ * detail::ldg also reads an "input" list's arrays (overloads beside each
+ * reduction's op). */
+using params::ldg;
+using params::shfl_sync;
+using params::shfl_up_sync;
+using params::shfl_down_sync;
+using params::shfl_xor_sync;
 
 /* Integer arithmetic wraps (in unsigned arithmetic, so overflow is defined
  * and every summation order gives the same bits). */
@@ -657,7 +668,7 @@ constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
  * spec's own tuning is checked against the same limits; this caps the
  * kernels that derive more blocks from a small tuned block. */
 __host__ __device__ constexpr int sm_min_blocks(int block, int wanted) {
-  return clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
+  return detail::clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
 }
 __host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -666,7 +677,7 @@ __host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + 
  * same, so the host launches only those (the kernel derives the share from
  * gridDim.x) and no block publishes an identity for the merge. */
 __host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
-  return ceil_div(total, ceil_div(total, parts));
+  return detail::ceil_div(total, detail::ceil_div(total, parts));
 }
 
 /* The grid for `tiles` whole tiles, at most `most` blocks on `sms` SMs. An
@@ -677,11 +688,11 @@ __host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
  * tiles on the busiest SM), not 342 of 3 (9); 16384 tiles keep 391 blocks
  * (126) rather than 132 (125). */
 __host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size_t sms) {
-  size_t best = busy_parts(tiles, most);
-  size_t best_load = ceil_div(best, sms) * ceil_div(tiles, best);
+  size_t best = detail::busy_parts(tiles, most);
+  size_t best_load = detail::ceil_div(best, sms) * detail::ceil_div(tiles, best);
   for (size_t wave = most / sms * sms; wave >= sms; wave -= sms) {
-    const size_t parts = busy_parts(tiles, wave);
-    const size_t load = ceil_div(parts, sms) * ceil_div(tiles, parts);
+    const size_t parts = detail::busy_parts(tiles, wave);
+    const size_t load = detail::ceil_div(parts, sms) * detail::ceil_div(tiles, parts);
     if (16 * load <= 15 * best_load)
       best = parts, best_load = load;
   }
@@ -693,11 +704,11 @@ __host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size
  * element fallback takes at most 4 (it only serves inputs that cannot be
  * aligned, and its registers count against every kernel). */
 __host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
-  return clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
+  return detail::clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
 }
 
 __host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, int size) {
-  return clamp_int(groups_per_lane(items_per_thread, size), 1, 4);
+  return detail::clamp_int(detail::groups_per_lane(items_per_thread, size), 1, 4);
 }
 
 /* Whether every pointer aligned for T reaches a 16-byte boundary within 16
@@ -757,6 +768,180 @@ template <class Op> struct input_of<Op, typename always_void<typename Op::source
   static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
 };
 
+/* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
+ * the whole aligned 256-byte block on a miss: for lanes that each walk
+ * their own run of memory, whose 16-byte loads would otherwise reach DRAM
+ * one 32-byte sector at a time. */
+template <int PREFETCH> __device__ __forceinline__ uint4 load16(const uint4 *p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (PREFETCH == 256) {
+    uint4 r;
+    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+    return r;
+  }
+#endif
+  return __ldg(p);
+}
+
+/* Loads group g: U whole elements that fill VEC 16-byte words exactly
+ * (VECTOR), or one element with ldg's plan. */
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if (VECTOR) {
+    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
+    uint4 w[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; ++i)
+      w[i] = detail::load16<PREFETCH>(p + i);
+    memcpy(x, w, sizeof w);
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+
+} // namespace detail
+
+namespace detail {
+
+/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
+constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
+
+/* scaled: scaled_fold then fsum over float into float, commutative, params Scale */
+struct scaled_op {
+  /* one element of each array, and the params */
+  struct input_type {
+    float x0;
+    Scale params;
+  };
+  /* the arrays, advanced together, and the params */
+  struct source {
+    const float *p0;
+    Scale params;
+    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, params}; }
+  };
+  static constexpr size_t element_bytes = sizeof(float);
+  typedef float acc_type;
+  static constexpr bool commutative = true;
+  static constexpr bool packs_in_ticket = false;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r = static_cast<float>(0x0p+0);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return ::fsum(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return ::scaled_fold(a, x.x0, x.params);
+  }
+};
+/* scaled's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ scaled_op::input_type ldg(const scaled_op::source &in) {
+  return {params::ldg(in.p0), in.params};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const scaled_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    float x0[U];
+    detail::load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], in.params};
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const scaled_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0};
+  const size_t bytes[] = {sizeof(float)};
+  return detail::vector_head_all(p, bytes, n, head);
+}
+
+/* lastmax: last_max_fold then last_max_combine over float into Pick, commutative, indexed */
+struct lastmax_op {
+  typedef float input_type;
+  typedef Pick acc_type;
+  static constexpr bool commutative = true;
+  static constexpr bool packs_in_ticket = false;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r.value = static_cast<float>(0x0p+0);
+    r.index = static_cast<long long>(-1LL);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return ::last_max_combine(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    return ::last_max_fold(a, x, static_cast<long long>(index));
+  }
+};
+
+/* lastabove: last_above_fold then latest over (float, float) into Pick, ordered (non-commutative), indexed, params Scale */
+struct lastabove_op {
+  /* one element of each array, and the params */
+  struct input_type {
+    float x0;
+    float x1;
+    Scale params;
+  };
+  /* the arrays, advanced together, and the params */
+  struct source {
+    const float *p0;
+    const float *p1;
+    Scale params;
+    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, p1 + k, params}; }
+  };
+  static constexpr size_t element_bytes = sizeof(float) + sizeof(float);
+  typedef Pick acc_type;
+  static constexpr bool commutative = false;
+  static constexpr bool packs_in_ticket = false;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r.value = static_cast<float>(0x0p+0);
+    r.index = static_cast<long long>(-1LL);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return ::latest(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    return ::last_above_fold(a, x.x0, x.x1, static_cast<long long>(index), x.params);
+  }
+};
+/* lastabove's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ lastabove_op::input_type ldg(const lastabove_op::source &in) {
+  return {params::ldg(in.p0), params::ldg(in.p1), in.params};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const lastabove_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    float x0[U];
+    detail::load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
+    float x1[U];
+    detail::load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p1, g, x1);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], x1[u], in.params};
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const lastabove_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0, in.p1};
+  const size_t bytes[] = {sizeof(float), sizeof(float)};
+  return detail::vector_head_all(p, bytes, n, head);
+}
+} // namespace detail
+namespace detail {
+
+/* ---- reductions: collectives, the single-pass protocol and the flat agent ---- */
+
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   T r;
@@ -795,7 +980,7 @@ __device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::
                                                                    unsigned int mask, int width = WIDTH) {
 #pragma unroll
   for (int offset = 1; offset < WIDTH && offset < width; offset *= 2) {
-    typename Op::acc_type other = shfl_down_sync(mask, v, offset, WIDTH);
+    typename Op::acc_type other = detail::shfl_down_sync(mask, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
   }
@@ -805,7 +990,7 @@ __device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::
 /* The same for the kernels' 1-D blocks, whose warps are full. */
 template <class Op, bool BOUNDED = false, int WIDTH = 32>
 __device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
-  return warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
+  return detail::warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
 }
 
 /* The least power of two >= n (n in 1..1024): the width of a tree over n
@@ -845,7 +1030,7 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
   constexpr int merging_lanes = (most_warps + GROUP - 1) / GROUP;
   const int lane = rank & 31, warp = rank >> 5, warps = (valid + 31) >> 5;
   const int in_warp = valid - 32 * warp;
-  v = warp_reduce_lanes<Op, true, 32>(v, lane, in_warp < 32 ? in_warp : 32, 0xffffffffu);
+  v = detail::warp_reduce_lanes<Op, true, 32>(v, lane, in_warp < 32 ? in_warp : 32, 0xffffffffu);
   if (lane == 0)
     scratch[warp] = v;
   __syncthreads();
@@ -866,8 +1051,8 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
       v = lane * GROUP < warps ? w[0] : Op::identity();
     }
     if constexpr (merging_lanes > 1)
-      v = warp_reduce_lanes<Op, true, 32>(v, lane, (warps + GROUP - 1) / GROUP, 0xffffffffu,
-                                          ceil_pow2(merging_lanes));
+      v = detail::warp_reduce_lanes<Op, true, 32>(v, lane, (warps + GROUP - 1) / GROUP, 0xffffffffu,
+                                          detail::ceil_pow2(merging_lanes));
     if (BROADCAST && lane == 0)
       scratch[32] = v;
   }
@@ -879,7 +1064,7 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
 template <class Op>
 __device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
                                                               int valid) {
-  return block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
+  return detail::block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
 }
 
 /* ---- the pieces for the user's own kernels (M_R_warp, M_R_block) ---- */
@@ -934,11 +1119,11 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
   constexpr bool power_of_two = WIDTH >= 1 && WIDTH <= 32 && (WIDTH & (WIDTH - 1)) == 0;
   static_assert(power_of_two, "gpugen: a logical warp's width must be a power of two from 1 to 32");
   constexpr int G = power_of_two ? WIDTH : 32; /* one error for a wrong width, not several */
-  const int lane = lane_id();
+  const int lane = detail::lane_id();
   const unsigned int mask = (0xffffffffu >> (32 - G)) << (lane & ~(G - 1)); /* the group's lanes */
-  v = warp_reduce_lanes<Op, BOUNDED, G>(v, lane & (G - 1), valid, mask);
+  v = detail::warp_reduce_lanes<Op, BOUNDED, G>(v, lane & (G - 1), valid, mask);
   if constexpr (G > 1)
-    v = shfl_sync(mask, v, 0, G);
+    v = detail::shfl_sync(mask, v, 0, G);
   return BOUNDED && valid <= 0 ? Op::identity() : v;
 }
 
@@ -953,15 +1138,15 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
   __shared__ typename Op::acc_type scratch[33];
   valid = valid < threads ? valid : threads;
   if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers (missing lanes: see above) */
-    v = warp_reduce_lanes<Op, true, 32>(v, rank, valid, 0xffffffffu, THREADS > 0 ? ceil_pow2(THREADS) : 32);
-    return valid > 0 ? shfl_sync(0xffffffffu, v, 0) : Op::identity();
+    v = detail::warp_reduce_lanes<Op, true, 32>(v, rank, valid, 0xffffffffu, THREADS > 0 ? detail::ceil_pow2(THREADS) : 32);
+    return valid > 0 ? detail::shfl_sync(0xffffffffu, v, 0) : Op::identity();
   }
   if constexpr (THREADS > 0)
-    return block_reduce_ranked<Op, true, THREADS, 4>(v, scratch, valid, rank);
+    return detail::block_reduce_ranked<Op, true, THREADS, 4>(v, scratch, valid, rank);
   /* at run time: up to 4 warps merged in registers, more in the shuffled tree */
   if (threads <= 128)
-    return block_reduce_ranked<Op, true, 128, 4>(v, scratch, valid, rank);
-  return block_reduce_ranked<Op, true>(v, scratch, valid, rank);
+    return detail::block_reduce_ranked<Op, true, 128, 4>(v, scratch, valid, rank);
+  return detail::block_reduce_ranked<Op, true>(v, scratch, valid, rank);
 }
 
 /* The items forms with valid_items: the group's items [0, valid_items),
@@ -970,16 +1155,16 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
 template <class Op, int WIDTH, int N>
 __device__ __forceinline__ typename Op::acc_type warp_items_piece(const typename Op::acc_type (&items)[N],
                                                                   int valid_items) {
-  const int place = lane_id() % (WIDTH >= 1 ? WIDTH : 1); /* a wrong width: warp_piece's one error */
+  const int place = detail::lane_id() % (WIDTH >= 1 ? WIDTH : 1); /* a wrong width: warp_piece's one error */
   const int valid = valid_items > 0 ? valid_items : 0;
-  return warp_piece<Op, WIDTH, true>(thread_reduce_first<Op>(items, valid - place * N),
-                                     threads_holding(valid, N));
+  return detail::warp_piece<Op, WIDTH, true>(detail::thread_reduce_first<Op>(items, valid - place * N),
+                                     detail::threads_holding(valid, N));
 }
 template <class Op, int N>
 __device__ __forceinline__ typename Op::acc_type block_items_piece(const typename Op::acc_type (&items)[N],
                                                                    int valid_items, int rank, int threads) {
   const int valid = valid_items > 0 ? valid_items : 0;
-  return block_piece<Op>(thread_reduce_first<Op>(items, valid - rank * N), threads_holding(valid, N), rank, threads);
+  return detail::block_piece<Op>(detail::thread_reduce_first<Op>(items, valid - rank * N), detail::threads_holding(valid, N), rank, threads);
 }
 
 /* block_piece for a shape fixed at compile time (it must be the launch's). */
@@ -987,39 +1172,8 @@ template <class Op, int BX, int BY, int BZ>
 __device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
   static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
                 "gpugen: a block shape has 1 to 1024 threads");
-  return block_piece<Op, BX * BY * BZ>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)),
+  return detail::block_piece<Op, BX * BY * BZ>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)),
                                        BX * BY * BZ);
-}
-
-/* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
- * the whole aligned 256-byte block on a miss: for lanes that each walk
- * their own run of memory, whose 16-byte loads would otherwise reach DRAM
- * one 32-byte sector at a time. */
-template <int PREFETCH> __device__ __forceinline__ uint4 load16(const uint4 *p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (PREFETCH == 256) {
-    uint4 r;
-    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-    return r;
-  }
-#endif
-  return __ldg(p);
-}
-
-/* Loads group g: U whole elements that fill VEC 16-byte words exactly
- * (VECTOR), or one element with ldg's plan. */
-template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
-__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
-  if (VECTOR) {
-    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
-    uint4 w[VEC];
-#pragma unroll
-    for (int i = 0; i < VEC; ++i)
-      w[i] = load16<PREFETCH>(p + i);
-    memcpy(x, w, sizeof w);
-  } else {
-    x[0] = ldg(in + g);
-  }
 }
 
 /* Commutative operators: block-wide tiles of BLOCK * K groups, the first
@@ -1047,7 +1201,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
       T x[K][PER];
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+        detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
 #pragma unroll
       for (int k = 0; k < K; ++k)
         acc[k] = Op::fold(acc[k], x[k][0], first_index + base + k * 32 + lane);
@@ -1059,7 +1213,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
     size_t index = first_index + (base + lane) * PER;
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+      detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
     for (;;) {
       const size_t next = base + step;
       const bool more = next + 32 * K <= end;
@@ -1067,7 +1221,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
       if (more)
 #pragma unroll
         for (int k = 0; k < K; ++k)
-          load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
+          detail::load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
 #pragma unroll
       for (int k = 0; k < K; ++k)
 #pragma unroll
@@ -1090,7 +1244,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
       size_t g = base + k * 32 + lane;
       if (g < end) {
         T x[PER];
-        load_group<T, U, VEC, VECTOR>(in, g, x);
+        detail::load_group<T, U, VEC, VECTOR>(in, g, x);
 #pragma unroll
         for (int u = 0; u < PER; ++u)
           acc[k] = Op::fold(acc[k], x[u], first_index + g * PER + u);
@@ -1107,7 +1261,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
   for (int k = 1; k < K; ++k)
     if (full || warp_begin + k * 32 + lane < end)
       acc[0] = Op::combine(acc[0], acc[k]);
-  return warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
+  return detail::warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
 }
 
 /* Ordered operators: one warp's contiguous range of groups [begin, end).
@@ -1130,7 +1284,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
   constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
   constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
   constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
-  constexpr int RUN = VECTOR ? K * clamp_int(RUN_GROUPS / K, 1, 8) : K;
+  constexpr int RUN = VECTOR ? K * detail::clamp_int(RUN_GROUPS / K, 1, 8) : K;
   constexpr int PREFETCH = VECTOR ? 256 : 0;
   const int lane = threadIdx.x & 31;
   A running = Op::identity();
@@ -1141,7 +1295,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
     T x[K][PER];
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      load_group<T, U, VEC, VECTOR, PREFETCH>(in, base + (size_t)lane * RUN + k, x[k]);
+      detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, base + (size_t)lane * RUN + k, x[k]);
     for (;;) {
       const size_t first = base + (size_t)lane * RUN, next = base + 32 * RUN;
       const bool more = next + 32 * RUN <= end;
@@ -1152,11 +1306,11 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
         if (r + K < RUN) {
 #pragma unroll
           for (int k = 0; k < K; ++k)
-            load_group<T, U, VEC, VECTOR, PREFETCH>(in, first + r + K + k, y[k]);
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, first + r + K + k, y[k]);
         } else if (more) {
 #pragma unroll
           for (int k = 0; k < K; ++k)
-            load_group<T, U, VEC, VECTOR, PREFETCH>(in, next + (size_t)lane * RUN + k, y[k]);
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, next + (size_t)lane * RUN + k, y[k]);
         }
 #pragma unroll
         for (int k = 0; k < K; ++k)
@@ -1169,7 +1323,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
           for (int u = 0; u < PER; ++u)
             x[k][u] = y[k][u];
       }
-      running = Op::combine(running, warp_reduce<Op>(acc));
+      running = Op::combine(running, detail::warp_reduce<Op>(acc));
       base = next;
       if (!more)
         break;
@@ -1185,7 +1339,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (g0 + k < last)
-          load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
+          detail::load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (g0 + k < last)
@@ -1193,7 +1347,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
           for (int u = 0; u < PER; ++u)
             acc = Op::fold(acc, x[k][u], first_index + (g0 + k) * PER + u);
     }
-    running = Op::combine(running, warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
+    running = Op::combine(running, detail::warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
   }
   return running;
 }
@@ -1226,16 +1380,16 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(typename inp
   if constexpr (Op::commutative) {
     const size_t tile = (size_t)BLOCK * K;
     const size_t begin = part * tile < groups ? part * tile : groups;
-    v = reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, groups, parts * tile, first_index);
+    v = detail::reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, groups, parts * tile, first_index);
     empty = begin + (size_t)warp * 32 * K >= groups;
   } else {
     const int warps = BLOCK / 32;
     const size_t total_warps = parts * warps;
-    const size_t per_warp = ceil_div(groups, total_warps);
+    const size_t per_warp = detail::ceil_div(groups, total_warps);
     const size_t gw = part * warps + warp;
     const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
     const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
-    v = reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
+    v = detail::reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
     empty = begin >= end;
   }
   if ((threadIdx.x & 31) == 0)
@@ -1245,7 +1399,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(typename inp
   const int active = __syncthreads_count((threadIdx.x & 31) == 0 && !empty);
   if (warp == 0) {
     v = (int)(threadIdx.x & 31) < active ? scratch[threadIdx.x] : Op::identity();
-    v = warp_reduce<Op, true>(v, active);
+    v = detail::warp_reduce<Op, true>(v, active);
   }
   return v;
 }
@@ -1293,19 +1447,19 @@ __device__ __forceinline__ typename Op::acc_type merge_in_order(const typename O
   typedef typename Op::acc_type A;
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-  A m = first < last ? load_cg(partials + first) : Op::identity();
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
   for (unsigned int i = first + 1; i < last; i += IN_FLIGHT) {
     A p[IN_FLIGHT];
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
-        p[j] = load_cg(partials + i + j);
+        p[j] = detail::load_cg(partials + i + j);
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
         m = Op::combine(m, p[j]);
   }
-  return block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  return detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
 }
 
 /* Waits until flags[0, nparts) all carry the call's tag, merges
@@ -1316,9 +1470,9 @@ __device__ __forceinline__ typename Op::acc_type merge_partials(const typename O
                                                                  unsigned long long *flags, unsigned long long tag,
                                                                  unsigned int nparts, typename Op::acc_type *scratch) {
   __syncthreads(); /* scratch is free again */
-  wait_for_flags<BLOCK>(flags, tag, nparts);
-  const typename Op::acc_type m = merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
-  clear_flags<BLOCK>(flags, nparts);
+  detail::wait_for_flags<BLOCK>(flags, tag, nparts);
+  const typename Op::acc_type m = detail::merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
+  detail::clear_flags<BLOCK>(flags, nparts);
   return m;
 }
 
@@ -1367,7 +1521,7 @@ __device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, siz
     return false;
   typename Op::acc_type a = Op::identity();
   for (size_t i = begin; i < end; ++i)
-    a = Op::fold(a, ldg(in + i), i);
+    a = Op::fold(a, detail::ldg(in + i), i);
   *r = a;
   return true;
 }
@@ -1412,22 +1566,22 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   const size_t tail = head + groups * per_group;
   A v;
   if constexpr (U > 0 && input_of<Op>::always_alignable) {
-    v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+    v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else if constexpr (U > 0) {
     if (vector)
-      v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+      v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
     else
-      v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+      v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else {
-    v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+    v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   }
   if (gridDim.x == 1) { /* only the parts that hold elements are combined */
     if (threadIdx.x == 0) {
       A h, t;
       A r = groups > 0 ? v : Op::identity();
-      if (fold_range<Op>(in, 0, head, &h))
+      if (detail::fold_range<Op>(in, 0, head, &h))
         r = groups > 0 ? Op::combine(h, r) : h;
-      if (fold_range<Op>(in, tail, n, &t))
+      if (detail::fold_range<Op>(in, tail, n, &t))
         r = groups > 0 || head > 0 ? Op::combine(r, t) : t;
       finish(out, r);
     }
@@ -1437,9 +1591,9 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   if (threadIdx.x == 0) {
     if (blockIdx.x == 0) {
       A h, t;
-      if (fold_range<Op>(in, 0, head, &h))
+      if (detail::fold_range<Op>(in, 0, head, &h))
         v = Op::combine(h, v);
-      if (fold_range<Op>(in, tail, n, &t)) {
+      if (detail::fold_range<Op>(in, tail, n, &t)) {
         if constexpr (Op::packs_in_ticket) /* a sum: the tail joins block 0's partial */
           v = Op::combine(v, t);
         else
@@ -1459,10 +1613,10 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     unsigned long long seen, summed = 0, add = 0;
     if constexpr (Op::packs_in_ticket) {
       add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
-      summed = add_relaxed(ticket - 1, add);
-      seen = add_relaxed(ticket, 1ULL);
+      summed = detail::add_relaxed(ticket - 1, add);
+      seen = detail::add_relaxed(ticket, 1ULL);
     } else {
-      seen = take_ticket(ticket);
+      seen = detail::take_ticket(ticket);
     }
     int role;
     if ((seen & ~ticket_count_mask) == ticket_clean) {
@@ -1495,7 +1649,7 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     return;
   const unsigned int nparts = gridDim.x + (!Op::packs_in_ticket && tail < n ? 1u : 0u);
   if (role == 2)
-    wait_for_flags<BLOCK>(flags, tag, gridDim.x);
+    detail::wait_for_flags<BLOCK>(flags, tag, gridDim.x);
   /* else thread 0's ticket acquired the partials, and the barrier above
    * passes them on to the block */
   /* merge_in_order, written out: calling it here raised the two-array
@@ -1503,21 +1657,21 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
    * sum's earlier from 75 to 87 (sm_90) */
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-  A m = first < last ? load_cg(partials + first) : Op::identity();
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
   for (unsigned int i = first + 1; i < last; i += 4) {
     A p[4];
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       if (i + j < last)
-        p[j] = load_cg(partials + i + j);
+        p[j] = detail::load_cg(partials + i + j);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       if (i + j < last)
         m = Op::combine(m, p[j]);
   }
-  m = block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  m = detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
   if (role == 2)
-    clear_flags<BLOCK>(flags, gridDim.x);
+    detail::clear_flags<BLOCK>(flags, gridDim.x);
   if (threadIdx.x == 0) {
     if (role == 2) /* a clean ticket word promises a clear sum word (packs_in_ticket) */
       *(ticket - 1) = 0;
@@ -1541,7 +1695,7 @@ namespace detail {
 template <class OFF> struct csr_offsets {
   const OFF *p;
   size_t count; /* segments; p holds count + 1 entries */
-  __device__ __forceinline__ size_t at(size_t s) const { return static_cast<size_t>(ldg(p + s)); }
+  __device__ __forceinline__ size_t at(size_t s) const { return static_cast<size_t>(detail::ldg(p + s)); }
   /* A search by the whole block: each round the threads probe BLOCK evenly
    * spaced offsets at once, so 2^28 segments take 4 rounds of one load
    * each instead of 28 dependent loads. */
@@ -1549,7 +1703,7 @@ template <class OFF> struct csr_offsets {
   template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos, size_t slope = 0) const {
     size_t lo = 0, hi = count; /* the answer is in [lo, hi] */
     while (lo < hi) {
-      const size_t step = ceil_div(hi - lo, BLOCK), probe = lo + threadIdx.x * step;
+      const size_t step = detail::ceil_div(hi - lo, BLOCK), probe = lo + threadIdx.x * step;
       const size_t below = (size_t)__syncthreads_count(probe < hi && at(probe) + slope * probe < pos);
       if (below == 0) {
         hi = lo;
@@ -1570,12 +1724,12 @@ struct row_offsets {
   static constexpr bool weighs_segments = false;
   __device__ __forceinline__ size_t at(size_t s) const { return s * length; }
   template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos, size_t slope = 0) const {
-    const size_t s = length + slope ? ceil_div(pos, length + slope) : count;
+    const size_t s = length + slope ? detail::ceil_div(pos, length + slope) : count;
     return s < count ? s : count;
   }
   /* whole rows per block where a row fits: no row crosses a block */
   __device__ __forceinline__ size_t round_chunk(size_t chunk) const {
-    return length && length <= chunk ? ceil_div(chunk, length) * length : chunk;
+    return length && length <= chunk ? detail::ceil_div(chunk, length) * length : chunk;
   }
 };
 
@@ -1597,9 +1751,9 @@ constexpr int segment_group = 8;
  * as fast at 2^28 elements and 1.2 to 2.8 at 2^22, lengths of 0 to 32 mixed
  * 1.5 to 1.7; segments of 16 ran 1.6 to 1.8 times as fast with quads alone,
  * 2.2 to 3.0 with pairs (bench/RESULTS.md, session 35). */
-__host__ __device__ constexpr int segment_per_lane(size_t size) { return clamp_int((int)(32 / size), 1, 8); }
-__host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)segment_per_lane(size); }
-__host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * segment_thread_max(size); }
+__host__ __device__ constexpr int segment_per_lane(size_t size) { return detail::clamp_int((int)(32 / size), 1, 8); }
+__host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)detail::segment_per_lane(size); }
+__host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * detail::segment_thread_max(size); }
 __host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
 /* A warp's most (64 KiB) where its block owns at least segment_warp_many
  * segments a warp and the accumulator is over 8 bytes (reduce_segments). */
@@ -1619,7 +1773,7 @@ __host__ __device__ constexpr size_t segment_lanes_max(size_t size, bool commuta
   return (commutative ? 4096 : 65536) / size;
 }
 __host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
-__host__ __device__ constexpr int segment_loads(size_t size) { return clamp_int((int)(64 / size), 1, 8); }
+__host__ __device__ constexpr int segment_loads(size_t size) { return detail::clamp_int((int)(64 / size), 1, 8); }
 
 /* The warp pass prefetches into L2 the next warp-sized segment of up to
  * prefetch_max bytes, where a launch reads more than prefetch_min bytes (more
@@ -1659,7 +1813,7 @@ __host__ __device__ constexpr size_t segment_cost(size_t size) { return size < 6
  * int and float segments of 4096 1.29 to 1.30 times as fast as with 1/16
  * of a share, of 1024 1.17; 2^28 unchanged). */
 __host__ __device__ constexpr size_t segment_snap(size_t chunk, size_t size) {
-  return chunk / 2 < segment_chunk_min(size) ? chunk / 2 : segment_chunk_min(size);
+  return chunk / 2 < detail::segment_chunk_min(size) ? chunk / 2 : detail::segment_chunk_min(size);
 }
 
 /* Where a segmented launch's work reaches d, the work being the elements
@@ -1792,14 +1946,14 @@ template <int BLOCK> __device__ __forceinline__ unsigned int sampled_longer(cons
  * fast (bench/RESULTS.md, session 31). */
 __host__ __device__ constexpr size_t segment_mix_cost(size_t size, size_t mix_bytes, unsigned int longer,
                                                       unsigned int sampled) {
-  return segment_cost(size) + (sampled ? mix_bytes * longer / sampled / size : 0);
+  return detail::segment_cost(size) + (sampled ? mix_bytes * longer / sampled / size : 0);
 }
 
 /* A block's share of n elements of `size` bytes: an even share of the grid,
  * at least chunk_min. */
 __device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
-  const size_t even = ceil_div(n, gridDim.x);
-  return even > segment_chunk_min(size) ? even : segment_chunk_min(size);
+  const size_t even = detail::ceil_div(n, gridDim.x);
+  return even > detail::segment_chunk_min(size) ? even : detail::segment_chunk_min(size);
 }
 
 /* The segmented kernels wait on memory more than the flat one (short
@@ -1832,10 +1986,10 @@ template <class ACC> __host__ __device__ constexpr bool segment_capped() { retur
  * KiB 1.017 to 1.020 in each of 4 rounds; every other shape read 0.998
  * to 1.012, the 2^22 ones keeping 8 KiB (bench/RESULTS.md). */
 template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes(bool commutative, bool from_dram) {
-  return segment_capped<ACC>() ? (from_dram ? 6144 : 8192) : commutative && from_dram ? 8192 : 4096;
+  return detail::segment_capped<ACC>() ? (from_dram ? 6144 : 8192) : commutative && from_dram ? 8192 : 4096;
 }
 template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
-  return sm_min_blocks(block, segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
+  return detail::sm_min_blocks(block, detail::segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
                               : sizeof(ACC) <= 32 && 512 / block > tuned_min_blocks ? 512 / block
                                                                                     : tuned_min_blocks);
 }
@@ -1857,7 +2011,7 @@ template <class ACC> __host__ __device__ constexpr int segment_batch() {
  * segments of 1024 and longer 0.92 to 1.00 (bench/RESULTS.md, session 46).
  * Welford's and max-subarray's kernels lost up to 7 and 15 % that way, so
  * they keep the pieces first. */
-template <class A> __host__ __device__ constexpr bool crossing_pieces_last() { return segment_capped<A>(); }
+template <class A> __host__ __device__ constexpr bool crossing_pieces_last() { return detail::segment_capped<A>(); }
 /* What one lane of a group of G folds from a piece of len <= G * PER
  * elements: every G-th element for commutative operators, a run of
  * consecutive ones for ordered ones. Every load is issued before the first
@@ -1867,14 +2021,14 @@ __device__ __forceinline__ typename Op::acc_type fold_lane_bounded(typename inpu
                                                                     int *valid) {
   typedef typename Op::input_type T;
   const size_t lane = threadIdx.x & (G - 1);
-  const size_t run = Op::commutative || len == 0 ? 1 : ceil_div(len, G);
+  const size_t run = Op::commutative || len == 0 ? 1 : detail::ceil_div(len, G);
   const size_t first = Op::commutative ? lane : lane * run, step = Op::commutative ? G : 1;
   *valid = (int)(Op::commutative ? (len < G ? len : G) : ceil_div(len, run));
   T x[PER];
 #pragma unroll
   for (int k = 0; k < PER; ++k)
     if (first + k * step < len && (Op::commutative || (size_t)k < run))
-      x[k] = ldg(in + first + k * step);
+      x[k] = detail::ldg(in + first + k * step);
   typename Op::acc_type acc = Op::identity();
 #pragma unroll
   for (int k = 0; k < PER; ++k)
@@ -1917,11 +2071,11 @@ __device__ __forceinline__ bool reduce_segments_bounded(typename input_of<Op>::s
     int valid[B];
 #pragma unroll
     for (int b = 0; b < B; ++b)
-      acc[b] = fold_lane_bounded<Op, G, PER>(in + begin[b], len[b] == (size_t)-1 ? 0 : len[b], &valid[b]);
+      acc[b] = detail::fold_lane_bounded<Op, G, PER>(in + begin[b], len[b] == (size_t)-1 ? 0 : len[b], &valid[b]);
     if constexpr (G > 1)
 #pragma unroll
       for (int b = 0; b < B; ++b)
-        acc[b] = warp_reduce<Op, true, G>(acc[b], valid[b]);
+        acc[b] = detail::warp_reduce<Op, true, G>(acc[b], valid[b]);
 #pragma unroll
     for (int b = 0; b < B; ++b) {
       const size_t s = window + (size_t)b * GROUPS + group;
@@ -1944,15 +2098,15 @@ __device__ __forceinline__ typename Op::acc_type around(typename input_of<Op>::s
                                                         bool has_body, const typename Op::acc_type &body) {
   typedef typename Op::acc_type A;
   const size_t lane = threadIdx.x & 31, tail = len - tail_begin;
-  A h = lane < head ? Op::fold(Op::identity(), ldg(in + lane), first_index + lane) : Op::identity();
-  A t = lane < tail ? Op::fold(Op::identity(), ldg(in + tail_begin + lane), first_index + tail_begin + lane)
+  A h = lane < head ? Op::fold(Op::identity(), detail::ldg(in + lane), first_index + lane) : Op::identity();
+  A t = lane < tail ? Op::fold(Op::identity(), detail::ldg(in + tail_begin + lane), first_index + tail_begin + lane)
                     : Op::identity();
   /* head and tail are the same in every lane: a part without elements
    * skips its shuffles (a 32-byte state takes 40 a reduce) */
   if (head > 0)
-    h = warp_reduce<Op, true>(h, (int)head);
+    h = detail::warp_reduce<Op, true>(h, (int)head);
   if (tail > 0)
-    t = warp_reduce<Op, true>(t, (int)tail);
+    t = detail::warp_reduce<Op, true>(t, (int)tail);
   A r = head > 0 ? h : body;
   if (head > 0 && has_body)
     r = Op::combine(r, body);
@@ -1974,13 +2128,13 @@ template <class Op, int U, int VEC>
 __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename input_of<Op>::source in, size_t len) {
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
-  constexpr int LOADS = segment_loads(input_of<Op>::element_bytes), CHAINS = LOADS < 4 ? LOADS : 4;
+  constexpr int LOADS = detail::segment_loads(input_of<Op>::element_bytes), CHAINS = LOADS < 4 ? LOADS : 4;
   const size_t lane = threadIdx.x & 31;
   size_t head = 0;
   if constexpr (Op::commutative && U > 0) {
-    if (vector_head(in, input_of<Op>::element_bytes, len, &head)) {
+    if (detail::vector_head(in, input_of<Op>::element_bytes, len, &head)) {
       /* up to 128 bytes and 16 elements in flight (registers) */
-      constexpr int G_LOADS = clamp_int(128 / (16 * VEC) < 16 / U ? 128 / (16 * VEC) : 16 / U, 1, 8);
+      constexpr int G_LOADS = detail::clamp_int(128 / (16 * VEC) < 16 / U ? 128 / (16 * VEC) : 16 / U, 1, 8);
       constexpr int G_CHAINS = G_LOADS < 4 ? G_LOADS : 4;
       const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
       const typename input_of<Op>::source p = in + head;
@@ -1993,7 +2147,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
 #pragma unroll
         for (int k = 0; k < G_LOADS; ++k)
           if (g + 32 * k < groups)
-            load_group<T, U, VEC, true>(p, g + 32 * k, x[k]);
+            detail::load_group<T, U, VEC, true>(p, g + 32 * k, x[k]);
 #pragma unroll
         for (int k = 0; k < G_LOADS; ++k)
           if (g + 32 * k < groups)
@@ -2008,17 +2162,17 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
           v = Op::combine(v, acc[c]);
       bool any = lane < groups;
       if (lane < head) {
-        const A h = Op::fold(Op::identity(), ldg(in + lane), lane);
+        const A h = Op::fold(Op::identity(), detail::ldg(in + lane), lane);
         v = any ? Op::combine(v, h) : h;
         any = true;
       }
       if (lane < tail) {
-        const A t = Op::fold(Op::identity(), ldg(in + tail_begin + lane), tail_begin + lane);
+        const A t = Op::fold(Op::identity(), detail::ldg(in + tail_begin + lane), tail_begin + lane);
         v = any ? Op::combine(v, t) : t;
       }
       size_t valid = groups > head ? groups : head;
       valid = valid > tail ? valid : tail;
-      return warp_reduce<Op, true>(v, valid < 32 ? (int)valid : 32);
+      return detail::warp_reduce<Op, true>(v, valid < 32 ? (int)valid : 32);
     }
   }
   if constexpr (Op::commutative) {
@@ -2031,7 +2185,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
 #pragma unroll
       for (int k = 0; k < LOADS; ++k)
         if (i + 32 * k < len)
-          x[k] = ldg(in + i + 32 * k);
+          x[k] = detail::ldg(in + i + 32 * k);
 #pragma unroll
       for (int k = 0; k < LOADS; ++k)
         if (i + 32 * k < len)
@@ -2042,19 +2196,19 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
     for (int c = 1; c < CHAINS; ++c)
       if (lane + 32 * c < len)
         v = Op::combine(v, acc[c]);
-    return warp_reduce<Op, true>(v, len < 32 ? (int)len : 32);
+    return detail::warp_reduce<Op, true>(v, len < 32 ? (int)len : 32);
   } else {
     if constexpr (U > 0) {
       /* long enough for a line a lane: runs as the flat kernel reads them
        * (reduce_warp_runs), between a head and a tail of one element a lane */
       if (len * input_of<Op>::element_bytes >= warp_runs_min_bytes &&
-          vector_head(in, input_of<Op>::element_bytes, len, &head)) {
+          detail::vector_head(in, input_of<Op>::element_bytes, len, &head)) {
         const size_t groups = (len - head) / U, tail_begin = head + groups * U;
-        const A body = reduce_warp_runs<Op, U, VEC, true, 1>(in + head, 0, groups, head);
-        return around<Op>(in, head, tail_begin, len, 0, true, body); /* groups > 0 here */
+        const A body = detail::reduce_warp_runs<Op, U, VEC, true, 1>(in + head, 0, groups, head);
+        return detail::around<Op>(in, head, tail_begin, len, 0, true, body); /* groups > 0 here */
       }
     }
-    const size_t run = ceil_div(len, 32);
+    const size_t run = detail::ceil_div(len, 32);
     const size_t first = lane * run, last = first + run < len ? first + run : len;
     A acc = Op::identity();
     for (size_t i = first; i < last; i += LOADS) {
@@ -2062,13 +2216,13 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
 #pragma unroll
       for (int k = 0; k < LOADS; ++k)
         if (i + k < last)
-          x[k] = ldg(in + i + k);
+          x[k] = detail::ldg(in + i + k);
 #pragma unroll
       for (int k = 0; k < LOADS; ++k)
         if (i + k < last)
           acc = Op::fold(acc, x[k], i + k);
     }
-    return warp_reduce<Op, true>(acc, (int)ceil_div(len, run));
+    return detail::warp_reduce<Op, true>(acc, (int)detail::ceil_div(len, run));
   }
 }
 
@@ -2094,7 +2248,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
   size_t valid = 0, head = 0;
   bool vector = false;
   if constexpr (U > 0)
-    vector = len > 0 && vector_head(in, BYTES, len, &head);
+    vector = len > 0 && detail::vector_head(in, BYTES, len, &head);
   if constexpr (U > 0) {
     if (vector) {
       /* K loads in flight a lane: 8 spilled Welford's loop state (sm_90:
@@ -2102,7 +2256,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
        * which never come here; 4 made max-subarray's segments of 1024 1.3
        * times as slow (H100, 2^28). The head and the tail hold fewer than
        * U elements each, at most 15. */
-      constexpr int K = clamp_int((Op::commutative ? 4 : 8) / VEC, 1, 8), CHAINS = K < 4 ? K : 4;
+      constexpr int K = detail::clamp_int((Op::commutative ? 4 : 8) / VEC, 1, 8), CHAINS = K < 4 ? K : 4;
       constexpr int EDGE = U - 1 < 15 ? (U - 1 > 0 ? U - 1 : 1) : 15, EDGE_ROUNDS = (EDGE + L - 1) / L;
       const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
       const typename input_of<Op>::source p = in + head;
@@ -2116,7 +2270,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
 #pragma unroll
           for (int k = 0; k < K; ++k)
             if (g + (size_t)k * L < groups)
-              load_group<T, U, VEC, true>(p, g + (size_t)k * L, x[k]);
+              detail::load_group<T, U, VEC, true>(p, g + (size_t)k * L, x[k]);
 #pragma unroll
           for (int k = 0; k < K; ++k)
             if (g + (size_t)k * L < groups)
@@ -2136,24 +2290,24 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
 #pragma unroll
         for (int r = 0; r < EDGE_ROUNDS; ++r)
           if (j + (size_t)r * L < head)
-            edge = Op::fold(edge, ldg(in + j + (size_t)r * L), j + (size_t)r * L);
+            edge = Op::fold(edge, detail::ldg(in + j + (size_t)r * L), j + (size_t)r * L);
 #pragma unroll
         for (int r = 0; r < EDGE_ROUNDS; ++r)
           if (j + (size_t)r * L < tail)
-            edge = Op::fold(edge, ldg(in + tail_begin + j + (size_t)r * L), tail_begin + j + (size_t)r * L);
+            edge = Op::fold(edge, detail::ldg(in + tail_begin + j + (size_t)r * L), tail_begin + j + (size_t)r * L);
         if (j < head || j < tail)
           v = j < groups ? Op::combine(v, edge) : edge;
         valid = groups > head ? groups : head;
         valid = valid > tail ? valid : tail;
       } else {
-        const size_t run = groups ? ceil_div(groups, L) : 1;
+        const size_t run = groups ? detail::ceil_div(groups, L) : 1;
         const size_t first = j * run, last = first + run < groups ? first + run : groups;
         const size_t tail_lane = groups ? (groups - 1) / run : 0;
         T edge[EDGE];
 #pragma unroll
         for (int h = 0; h < EDGE; ++h)
           if (j == 0 && (size_t)h < head)
-            edge[h] = ldg(in + h);
+            edge[h] = detail::ldg(in + h);
 #pragma unroll
         for (int h = 0; h < EDGE; ++h)
           if (j == 0 && (size_t)h < head)
@@ -2163,7 +2317,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
 #pragma unroll
           for (int k = 0; k < K; ++k)
             if (g0 + k < last)
-              load_group<T, U, VEC, true, 256>(p, g0 + k, x[k]);
+              detail::load_group<T, U, VEC, true, 256>(p, g0 + k, x[k]);
 #pragma unroll
           for (int k = 0; k < K; ++k)
             if (g0 + k < last)
@@ -2174,7 +2328,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
 #pragma unroll
         for (int t = 0; t < EDGE; ++t)
           if (j == tail_lane && (size_t)t < tail)
-            edge[t] = ldg(in + tail_begin + t);
+            edge[t] = detail::ldg(in + tail_begin + t);
 #pragma unroll
         for (int t = 0; t < EDGE; ++t)
           if (j == tail_lane && (size_t)t < tail)
@@ -2184,8 +2338,8 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
     }
   }
   if (!vector && len > 0) {
-    constexpr int LOADS = segment_loads(BYTES);
-    const size_t run = Op::commutative ? 1 : ceil_div(len, L);
+    constexpr int LOADS = detail::segment_loads(BYTES);
+    const size_t run = Op::commutative ? 1 : detail::ceil_div(len, L);
     const size_t first = Op::commutative ? j : j * run, step = Op::commutative ? L : 1;
     const size_t last = Op::commutative ? len : (first + run < len ? first + run : len);
     for (size_t i = first; i < last; i += (size_t)LOADS * step) {
@@ -2193,15 +2347,15 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
 #pragma unroll
       for (int k = 0; k < LOADS; ++k)
         if (i + k * step < last)
-          x[k] = ldg(in + i + k * step);
+          x[k] = detail::ldg(in + i + k * step);
 #pragma unroll
       for (int k = 0; k < LOADS; ++k)
         if (i + k * step < last)
           v = Op::fold(v, x[k], i + k * step);
     }
-    valid = Op::commutative ? len : ceil_div(len, run);
+    valid = Op::commutative ? len : detail::ceil_div(len, run);
   }
-  return warp_reduce<Op, true, L>(v, valid < (size_t)L ? (int)valid : L);
+  return detail::warp_reduce<Op, true, L>(v, valid < (size_t)L ? (int)valid : L);
 }
 
 /* The block's reduction of in[begin, end), end > begin, with the flat
@@ -2222,26 +2376,26 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename inp
   size_t head = 0;
   bool vector = false;
   if constexpr (U > 0)
-    vector = vector_head(p, input_of<Op>::element_bytes, len, &head);
+    vector = detail::vector_head(p, input_of<Op>::element_bytes, len, &head);
   const size_t per_group = vector ? U : 1;
   const size_t groups = (len - head) / per_group, tail_begin = head + groups * per_group;
   __syncthreads(); /* scratch is free again */
   A body;
   if constexpr (U > 0 && input_of<Op>::always_alignable) {
-    body = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
+    body = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
   } else if constexpr (U > 0) {
     if (vector)
-      body = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
+      body = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
     else
-      body = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
+      body = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
   } else {
-    body = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
+    body = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
   }
   /* the first part takes the head, the last the tail */
   const size_t own_head = part == 0 ? head : 0, own_tail_begin = part + 1 == parts ? tail_begin : len;
   A r = body;
   if (threadIdx.x < 32 && own_head + (len - own_tail_begin) > 0) {
-    const A whole = around<Op>(p, own_head, own_tail_begin, len, first_index, groups > 0, body);
+    const A whole = detail::around<Op>(p, own_head, own_tail_begin, len, first_index, groups > 0, body);
     if (threadIdx.x == 0)
       r = whole;
   }
@@ -2270,8 +2424,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   typedef typename Op::acc_type A;
   typedef typename Op::input_type T;
   constexpr size_t BYTES = input_of<Op>::element_bytes;
-  constexpr size_t THREAD_MAX = segment_thread_max(BYTES), GROUP_MAX = segment_group_max(BYTES);
-  constexpr size_t WARP_MAX = segment_warp_max(BYTES);
+  constexpr size_t THREAD_MAX = detail::segment_thread_max(BYTES), GROUP_MAX = detail::segment_group_max(BYTES);
+  constexpr size_t WARP_MAX = detail::segment_warp_max(BYTES);
   constexpr int WARPS = BLOCK / 32;
   __shared__ A scratch[32];
   __shared__ unsigned int big[WARPS];
@@ -2284,7 +2438,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * shares do without. */
   const unsigned int grid = gridDim.x < index_shares::parts_max ? gridDim.x : index_shares::parts_max;
   const index_shares shares(count, count == 0 ? 1u : count < grid ? (unsigned int)count : grid);
-  constexpr size_t SLOPE = Offsets::weighs_segments ? segment_cost(BYTES) : 0;
+  constexpr size_t SLOPE = Offsets::weighs_segments ? detail::segment_cost(BYTES) : 0;
   index_probe<BLOCK> probe;
   if constexpr (Offsets::weighs_segments)
     probe.load(offsets, shares, SLOPE);
@@ -2292,24 +2446,24 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t n = stop > base ? stop - base : 0;
   /* shares of the work: the elements, and for CSR a cost per segment */
   const size_t work = n + SLOPE * count;
-  const size_t even_chunk = offsets.round_chunk(segment_share(work, BYTES));
-  const size_t limit = even_chunk + segment_chunk_min(BYTES);
+  const size_t even_chunk = offsets.round_chunk(detail::segment_share(work, BYTES));
+  const size_t limit = even_chunk + detail::segment_chunk_min(BYTES);
   /* no part can fit where the parts average more than the limit (one long
    * segment, or a few): no check then */
   __shared__ unsigned int longer_in_warp[WARPS], mixed_in_warp[WARPS];
   const bool checked = Offsets::weighs_segments && count > 0 && work <= shares.parts * limit;
   const bool by_index =
-      checked && index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit, probe, THREAD_MAX, longer_in_warp, mixed_in_warp);
+      checked && detail::index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit, probe, THREAD_MAX, longer_in_warp, mixed_in_warp);
   /* searched shares weigh a segment by the probe's sample where there is
    * one; the chunk of SLOPE, computed while the probe's loads were in
    * flight, stands where the sample changes nothing */
   size_t slope = SLOPE, chunk = even_chunk;
   if (checked && !by_index) {
-    slope = segment_mix_cost(BYTES, segment_mix_bytes<A>(Op::commutative, segment_from_dram(n, BYTES)),
-                             sampled_longer<BLOCK>(longer_in_warp),
+    slope = detail::segment_mix_cost(BYTES, detail::segment_mix_bytes<A>(Op::commutative, detail::segment_from_dram(n, BYTES)),
+                             detail::sampled_longer<BLOCK>(longer_in_warp),
                              shares.parts < 2 * BLOCK ? shares.parts : 2 * BLOCK);
     if (slope != SLOPE)
-      chunk = offsets.round_chunk(segment_share(n + slope * count, BYTES));
+      chunk = offsets.round_chunk(detail::segment_share(n + slope * count, BYTES));
   }
   size_t s_begin, s_end;
   bool last = true;
@@ -2320,26 +2474,26 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     s_end = shares.begin((unsigned int)b + 1);
   } else {
     const size_t searched_work = n + slope * count;
-    const size_t active = searched_work ? ceil_div(searched_work, chunk) : 1;
+    const size_t active = searched_work ? detail::ceil_div(searched_work, chunk) : 1;
     if (b >= active)
       return;
     last = b + 1 == active;
-    s_begin = b == 0 ? 0 : share_segment<BLOCK>(offsets, base, b * chunk, slope);
-    s_end = last ? count : share_segment<BLOCK>(offsets, base, (b + 1) * chunk, slope);
+    s_begin = b == 0 ? 0 : detail::share_segment<BLOCK>(offsets, base, b * chunk, slope);
+    s_end = last ? count : detail::share_segment<BLOCK>(offsets, base, (b + 1) * chunk, slope);
   }
   /* the offsets that the bounds and the crossing segments need, loaded at
    * once (s_begin > 0 past block 0: segment 0 begins before its bound) */
   const size_t at_begin = offsets.at(s_begin), at_end = offsets.at(s_end);
   const size_t before_begin = b > 0 && !by_index ? offsets.at(s_begin - 1) : 0;
   const size_t last_begin = s_end > s_begin && !by_index ? offsets.at(s_end - 1) : 0;
-  const size_t snap = Offsets::weighs_segments ? segment_snap(chunk, BYTES) : 0;
-  const size_t r0 = b == 0 ? base : share_at(base, b * chunk, slope, at_begin, s_begin, snap, count);
-  const size_t r1 = last ? base + n : share_at(base, (b + 1) * chunk, slope, at_end, s_end, snap, count);
+  const size_t snap = Offsets::weighs_segments ? detail::segment_snap(chunk, BYTES) : 0;
+  const size_t r0 = b == 0 ? base : detail::share_at(base, b * chunk, slope, at_begin, s_begin, snap, count);
+  const size_t r1 = last ? base + n : detail::share_at(base, (b + 1) * chunk, slope, at_end, s_end, snap, count);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   /* The last owned segment, when it runs past the chunk, is finished by the
    * last block it covers: publish this block's piece of it (partials[b]). */
-  constexpr bool PIECES_LAST = crossing_pieces_last<A>();
+  constexpr bool PIECES_LAST = detail::crossing_pieces_last<A>();
   __shared__ size_t bounds[5]; /* for PIECES_LAST: last_begin, r1, r0, before_begin, at_begin */
   if (PIECES_LAST && threadIdx.x == 0) {
     bounds[0] = last_begin;
@@ -2349,8 +2503,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     bounds[4] = at_begin;
   }
   const auto reduce_piece_out = [&](size_t begin, size_t end) {
-    A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, 0, scratch);
-    publish_partial(partials, flags, b, v, tag);
+    A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, 0, scratch);
+    detail::publish_partial(partials, flags, b, v, tag);
   };
   bool crossing_out = false;
   if (s_end > s_begin && !by_index) {
@@ -2370,9 +2524,9 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * registers it was live across all of them */
   __shared__ A in_piece;
   const auto reduce_piece_in = [&](size_t begin, size_t end, size_t first_index) {
-    const A piece = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, first_index, scratch);
+    const A piece = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, first_index, scratch);
     if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
-      publish_partial(partials, flags, b, piece, tag);
+      detail::publish_partial(partials, flags, b, piece, tag);
     else if (threadIdx.x == 0)
       in_piece = piece;
   };
@@ -2403,7 +2557,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       const size_t len = end_at > begin ? end_at - begin : 0;
       longer = len > WARP_MAX;
       if (!longer) {
-        const A v = len ? reduce_piece_warp<Op, U, VEC>(in + begin, len) : Op::identity();
+        const A v = len ? detail::reduce_piece_warp<Op, U, VEC>(in + begin, len) : Op::identity();
         if (lane == 0)
           out[s] = v;
       }
@@ -2412,7 +2566,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       for (size_t t = s_begin; t < s_end; ++t) {
         const size_t begin = offsets.at(t), end_at = offsets.at(t + 1);
         if (end_at > begin && end_at - begin > WARP_MAX) {
-          A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end_at, 0, scratch);
+          A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end_at, 0, scratch);
           if (threadIdx.x == 0)
             out[t] = v;
         }
@@ -2423,12 +2577,12 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * segment_warp_many segments a warp gives its warps segments of up to
    * 64 KiB: the block path's barriers and block-wide fold per segment cost
    * more than the warps' uneven last round. */
-  const size_t warp_max = !segment_capped<A>() && s_end - s_begin >= (size_t)segment_warp_many * WARPS
-                              ? segment_warp_max_many(BYTES)
+  const size_t warp_max = !detail::segment_capped<A>() && s_end - s_begin >= (size_t)segment_warp_many * WARPS
+                              ? detail::segment_warp_max_many(BYTES)
                               : WARP_MAX;
   /* thread-sized pieces (empty segments too), then lane groups, warps and
    * the block, each pass only when the one before saw longer segments */
-  constexpr int PER = segment_per_lane(BYTES);
+  constexpr int PER = detail::segment_per_lane(BYTES);
   /* Where segments average more than GROUP_MAX elements, the thread pass
    * also tells whether the lane-group pass has anything to do: an idle
    * lane-group pass still loads every offset and reduces across its groups
@@ -2436,12 +2590,12 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * times as fast; at 2^22 segments of 256 to 4096 1.29 to 1.59). Checking
    * on every launch cost short segments 5 to 14 %. */
   bool group_sized = true, block_sized;
-  constexpr int BATCH = segment_batch<A>();
+  constexpr int BATCH = detail::segment_batch<A>();
   if (n > GROUP_MAX * count)
-    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH, true>(in, offsets, out, s_begin, s_end, 0,
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH, true>(in, offsets, out, s_begin, s_end, 0,
                                                                       THREAD_MAX, GROUP_MAX, &group_sized);
   else
-    block_sized = reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
   /* Where segments average up to 2 or 4 threads' worth, pairs and quads of
    * lanes take them before the groups of 8 (segment_group above). The
    * pairs tell whether the quads or the groups have anything to do (one
@@ -2452,21 +2606,21 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
    * offsets fewer (H100, lengths 0 to 32: 1.31 to 1.43 times as fast). */
   size_t reduced_max = THREAD_MAX; /* the longest length reduced so far */
   bool quad_sized = n <= 4 * THREAD_MAX * count;
-  const bool mixed = checked && (size_t)sampled_longer<BLOCK>(mixed_in_warp) * 8 >
+  const bool mixed = checked && (size_t)detail::sampled_longer<BLOCK>(mixed_in_warp) * 8 >
                                     (shares.parts < 2 * BLOCK ? shares.parts : 2 * BLOCK);
   if (block_sized && !mixed && n <= 2 * THREAD_MAX * count) {
-    block_sized = reduce_segments_bounded<Op, BLOCK, 2, PER, BATCH, true>(in, offsets, out, s_begin, s_end, THREAD_MAX + 1,
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 2, PER, BATCH, true>(in, offsets, out, s_begin, s_end, THREAD_MAX + 1,
                                                                           2 * THREAD_MAX, GROUP_MAX, &group_sized);
     quad_sized = group_sized;
     reduced_max = 2 * THREAD_MAX;
   }
   if (block_sized && quad_sized) {
-    block_sized = reduce_segments_bounded<Op, BLOCK, 4, PER, BATCH, true>(
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 4, PER, BATCH, true>(
         in, offsets, out, s_begin, s_end, reduced_max + 1, 4 * THREAD_MAX, GROUP_MAX, &group_sized);
     reduced_max = 4 * THREAD_MAX;
   }
   if (block_sized && group_sized)
-    block_sized = reduce_segments_bounded<Op, BLOCK, segment_group, PER, BATCH>(in, offsets, out, s_begin, s_end,
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, segment_group, PER, BATCH>(in, offsets, out, s_begin, s_end,
                                                                                 reduced_max + 1, GROUP_MAX);
   if (block_sized) {
     /* Warp w takes segments w, w + WARPS, ... of the block's: lane i loads
@@ -2485,10 +2639,10 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
      * gone from L1 by then, and 0.96 at 2^22 on 1024; keeping the round in
      * shared memory instead cost max-subarray segments of 4096 7 %
      * (bench/RESULTS.md). */
-    constexpr bool KEEP = segment_capped<A>();
+    constexpr bool KEEP = detail::segment_capped<A>();
     /* larger accumulators: lane groups take segments up to lanes_max first
      * (never past the warps' bound: the block pass takes what is longer) */
-    constexpr size_t LANES_MAX = KEEP ? GROUP_MAX : segment_lanes_max(BYTES, Op::commutative);
+    constexpr size_t LANES_MAX = KEEP ? GROUP_MAX : detail::segment_lanes_max(BYTES, Op::commutative);
     constexpr int LANE_GROUPS = 32 / segment_lanes;
     const size_t lanes_max = LANES_MAX < warp_max ? (LANES_MAX > GROUP_MAX ? LANES_MAX : GROUP_MAX) : warp_max;
     bool longer = false;
@@ -2541,7 +2695,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
               mine_bits &= mine_bits - 1;
             const int i = mine_bits ? __ffs(mine_bits) - 1 : 0;
             const size_t at = __shfl_sync(0xffffffffu, begin, i), at_len = __shfl_sync(0xffffffffu, len, i);
-            const A v = reduce_piece_lanes<Op, segment_lanes, U, VEC>(in + at, mine_bits ? at_len : 0);
+            const A v = detail::reduce_piece_lanes<Op, segment_lanes, U, VEC>(in + at, mine_bits ? at_len : 0);
             if ((lane & (segment_lanes - 1)) == 0 && mine_bits)
               out[window + (size_t)i * WARPS + warp] = v;
 #pragma unroll
@@ -2562,19 +2716,19 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
         if constexpr (KEEP)
           segment(i, &at, &l);
         if constexpr (input_of<Op>::one_array) {
-          if (segment_from_dram(n, BYTES)) {
+          if (detail::segment_from_dram(n, BYTES)) {
             const unsigned int rest = sized & (sized - 1);
             if (KEEP || rest) {
               size_t next_at, next_len;
               segment(rest ? __ffs(rest) - 1 : i, &next_at, &next_len);
               if (rest && next_len <= segment_prefetch_max_bytes / BYTES)
-                prefetch_segment_l2(in + next_at, next_len);
+                detail::prefetch_segment_l2(in + next_at, next_len);
             }
           }
         }
         if constexpr (!KEEP)
           segment(i, &at, &l);
-        A v = reduce_piece_warp<Op, U, VEC>(in + at, l);
+        A v = detail::reduce_piece_warp<Op, U, VEC>(in + at, l);
         if (lane == 0)
           out[window + (size_t)i * WARPS + warp] = v;
       }
@@ -2597,7 +2751,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       for (int w = 0; w < WARPS; ++w)
         for (unsigned int bits = big[w]; bits; bits &= bits - 1) {
           const size_t t = window + (size_t)w * 32 + (size_t)(__ffs(bits) - 1);
-          A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, offsets.at(t), offsets.at(t + 1), 0,
+          A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, offsets.at(t), offsets.at(t + 1), 0,
                                                                            scratch);
           if (threadIdx.x == 0)
             out[t] = v;
@@ -2614,7 +2768,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       reduce_piece_in(bounds[2], crossing_in_ends ? bounds[4] : bounds[1], bounds[2] - bounds[3]);
   }
   if (crossing_in_ends) { /* the lower blocks' pieces in block order, then this block's */
-    const A lower = merge_partials<Op, BLOCK>(partials + in_owner, flags + in_owner, tag,
+    const A lower = detail::merge_partials<Op, BLOCK>(partials + in_owner, flags + in_owner, tag,
                                               (unsigned int)(b - in_owner), scratch);
     if (threadIdx.x == 0)
       out[in_segment] = Op::combine(lower, in_piece);
@@ -2625,7 +2779,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
  * kernels' 768 with accumulators of up to 8 bytes, else 512 (128 registers
  * with 256-thread blocks), or the spec's tuning where it asks for more. */
 template <class ACC> __host__ __device__ constexpr int split_rows_min_blocks(int block, int tuned_min_blocks) {
-  return sm_min_blocks(block, clamp_int((segment_capped<ACC>() ? 768 : 512) / block, tuned_min_blocks, 32));
+  return detail::sm_min_blocks(block, detail::clamp_int((detail::segment_capped<ACC>() ? 768 : 512) / block, tuned_min_blocks, 32));
 }
 
 /* Rows that are all longer than warp_max (and so never reduced by a thread,
@@ -2643,28 +2797,28 @@ __device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source 
   typedef typename Op::acc_type A;
   __shared__ A scratch[32];
   const size_t n = rows.count * rows.length, length = rows.length;
-  size_t chunk = segment_share(n, input_of<Op>::element_bytes);
+  size_t chunk = detail::segment_share(n, input_of<Op>::element_bytes);
   /* a row at most an eighth longer than the share takes a block of its
    * own: no pieces to merge, and nearly every block still works (H100, 256
    * rows of 16384 at 2^22 elements: Welford 14.0 -> 8.5 us, max-subarray
    * 15.6 -> 10.6 us) */
   chunk = rows.round_chunk(length > chunk && 8 * length <= 9 * chunk ? length : chunk);
   const size_t b = blockIdx.x;
-  if (b >= ceil_div(n, chunk))
+  if (b >= detail::ceil_div(n, chunk))
     return;
   const size_t r0 = b * chunk, r1 = r0 + chunk < n ? r0 + chunk : n;
   for (size_t end = r1; end > r0;) {
     const size_t row = (end - 1) / length, row_begin = row * length;
     const size_t begin = row_begin > r0 ? row_begin : r0;
-    const A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, begin - row_begin, scratch);
+    const A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, begin - row_begin, scratch);
     if (end < row_begin + length) { /* runs on into the next block: at most one piece a block */
-      publish_partial(partials, flags, b, v, tag);
+      detail::publish_partial(partials, flags, b, v, tag);
     } else if (begin > row_begin) { /* began in a lower block: its pieces in block order, then this one */
       /* one partial in flight per thread: a row has at most a grid of
        * pieces, a run of one to eight per thread, and four at once cost
        * the 32-byte max-subarray state 33 registers (sm_90) */
       const size_t owner = row_begin / chunk;
-      const A lower = merge_partials<Op, BLOCK, 1>(partials + owner, flags + owner, tag, (unsigned int)(b - owner),
+      const A lower = detail::merge_partials<Op, BLOCK, 1>(partials + owner, flags + owner, tag, (unsigned int)(b - owner),
                                                    scratch);
       if (threadIdx.x == 0)
         out[row] = Op::combine(lower, v);
@@ -2718,10 +2872,10 @@ __host__ __device__ constexpr size_t row_group_most_parts(size_t row_bytes) {
  * bytes), whichever is more. */
 __host__ __device__ constexpr size_t block_tile_elements(int block, int items, int group_bytes, int per_group,
                                                          size_t size) {
-  return (size_t)block * (size_t)groups_per_lane(items, group_bytes) * (size_t)per_group >
-                 (size_t)block * (size_t)element_groups_per_lane(items, (int)size)
-             ? (size_t)block * (size_t)groups_per_lane(items, group_bytes) * (size_t)per_group
-             : (size_t)block * (size_t)element_groups_per_lane(items, (int)size);
+  return (size_t)block * (size_t)detail::groups_per_lane(items, group_bytes) * (size_t)per_group >
+                 (size_t)block * (size_t)detail::element_groups_per_lane(items, (int)size)
+             ? (size_t)block * (size_t)detail::groups_per_lane(items, group_bytes) * (size_t)per_group
+             : (size_t)block * (size_t)detail::element_groups_per_lane(items, (int)size);
 }
 
 /* Blocks per row for `count` rows of `length` elements and `row_bytes`
@@ -2730,10 +2884,10 @@ __host__ __device__ constexpr size_t block_tile_elements(int block, int items, i
  * part gets at least one tile after a head of up to 15 elements. */
 __host__ inline size_t row_group_parts(size_t length, size_t row_bytes, size_t count, size_t grid,
                                        size_t tile_elements) {
-  const size_t most = row_group_most_parts(row_bytes);
+  const size_t most = detail::row_group_most_parts(row_bytes);
   size_t parts = row_bytes / row_group_bytes;
   if (count < grid && count * parts < grid)
-    parts = ceil_div(grid, count);
+    parts = detail::ceil_div(grid, count);
   parts = parts < most ? parts : most;
   const size_t by_tiles = length > 16 ? (length - 16) / tile_elements : 0;
   parts = parts < by_tiles ? parts : by_tiles;
@@ -2748,13 +2902,13 @@ __device__ __forceinline__ void reduce_row_groups(typename input_of<Op>::source 
   __shared__ A scratch[32];
   const size_t b = blockIdx.x, row = b / rows.parts, begin = row * rows.length;
   const unsigned int part = (unsigned int)(b % rows.parts);
-  const A v = reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, begin + rows.length, 0, scratch,
+  const A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, begin + rows.length, 0, scratch,
                                                                          part, rows.parts);
   if (part + 1 < rows.parts) {
-    publish_partial(partials, flags, b, v, tag);
+    detail::publish_partial(partials, flags, b, v, tag);
   } else if (rows.parts > 1) { /* the group's other parts in order, then this one */
     const size_t first = b - part;
-    const A lower = merge_partials<Op, BLOCK, 1>(partials + first, flags + first, tag, part, scratch);
+    const A lower = detail::merge_partials<Op, BLOCK, 1>(partials + first, flags + first, tag, part, scratch);
     if (threadIdx.x == 0)
       out[row] = Op::combine(lower, v);
   } else if (threadIdx.x == 0) {
@@ -2794,32 +2948,32 @@ struct row_tiles {
 };
 
 /* The largest power of two up to n >= 1. */
-__host__ __device__ constexpr int floor_pow2(int n) { return n & (n - 1) ? floor_pow2(n & (n - 1)) : n; }
+__host__ __device__ constexpr int floor_pow2(int n) { return n & (n - 1) ? detail::floor_pow2(n & (n - 1)) : n; }
 
 /* Rows shorter than a group: rows per lane and round, up to 64 bytes of
  * input and 128 of results (more makes the compiler hold every result). */
 __host__ __device__ constexpr int short_rows_per_lane(size_t row_bytes, size_t acc_bytes) {
-  return clamp_int((int)(64 / row_bytes < 128 / acc_bytes ? 64 / row_bytes : 128 / acc_bytes), 1, 16);
+  return detail::clamp_int((int)(64 / row_bytes < 128 / acc_bytes ? 64 / row_bytes : 128 / acc_bytes), 1, 16);
 }
 
 /* Wide rows: lanes per row, a power of two that leaves each lane at least
  * wide_row_groups groups (K chains of at least one each, K <= 16). */
 constexpr size_t wide_row_groups = 16;
 __host__ __device__ constexpr unsigned int wide_row_lanes(size_t row_groups) {
-  return (unsigned int)floor_pow2(clamp_int((int)(row_groups / wide_row_groups), 1, 32));
+  return (unsigned int)detail::floor_pow2(detail::clamp_int((int)(row_groups / wide_row_groups), 1, 32));
 }
 
 __host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K, bool wide) {
   if (wide) {
-    lanes = wide_row_lanes(row_groups);
+    lanes = detail::wide_row_lanes(row_groups);
     tile_rows = 32 / lanes;
   } else if (row_groups == 0)
-    tile_rows = (size_t)32 * short_rows_per_lane(length * bytes, acc_bytes);
+    tile_rows = (size_t)32 * detail::short_rows_per_lane(length * bytes, acc_bytes);
   else if (chunks == 1)
     tile_rows = (size_t)K * 32 / lanes;
   else
     tile_rows = (size_t)K > chunks ? K / chunks : 1;
-  tiles = ceil_div(count, tile_rows);
+  tiles = detail::ceil_div(count, tile_rows);
 }
 
 /* Rows of up to this many bytes take the tiles; longer ones are split
@@ -2882,12 +3036,12 @@ __host__ __forceinline__ bool plan_row_tiles(const Source &in, size_t size, size
   size_t head = 0;
   if (U <= 0 || length == 0 || count == 0 ||
       length * size > long_row_tiles_max_bytes ||
-      !vector_head(in, size, length * count, &head) || head != 0 || (length % U != 0 && U % length != 0))
+      !detail::vector_head(in, size, length * count, &head) || head != 0 || (length % U != 0 && U % length != 0))
     return false;
   t->length = length;
   t->count = count;
   t->row_groups = length < (size_t)U ? 0 : length / U;
-  t->chunks = (unsigned int)ceil_div(t->row_groups, 32);
+  t->chunks = (unsigned int)detail::ceil_div(t->row_groups, 32);
   t->chunks = t->chunks ? t->chunks : 1;
   t->lanes = 1;
   while (t->lanes < t->row_groups && t->lanes < 32)
@@ -2911,13 +3065,13 @@ template <class T, int L> __device__ __forceinline__ void load_row(const T *p, T
   } else {
 #pragma unroll
     for (int i = 0; i < L; ++i)
-      x[i] = ldg(p + i);
+      x[i] = detail::ldg(p + i);
   }
 }
 template <class Source, class T, int L> __device__ __forceinline__ void load_row(const Source &in, T (&x)[L]) {
 #pragma unroll
   for (int i = 0; i < L; ++i)
-    x[i] = ldg(in + i);
+    x[i] = detail::ldg(in + i);
 }
 
 /* Whether a warp's results go out through shared memory. An accumulator of
@@ -2936,7 +3090,7 @@ template <class A> __host__ __device__ constexpr bool staged_stores() {
 template <class A>
 __device__ __forceinline__ void store_rows(A *out, size_t first, unsigned int rows, const A &v, bool has,
                                            unsigned int slot, unsigned int *stage) {
-  if constexpr (staged_stores<A>()) {
+  if constexpr (detail::staged_stores<A>()) {
     if (stage) { /* the caller's choice, the same in the whole warp */
       constexpr unsigned int W = sizeof(A) / 4;
       if (has)
@@ -2960,14 +3114,14 @@ template <class Op, int L>
 __device__ __forceinline__ void reduce_short_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
                                                   typename Op::acc_type *out, unsigned int *stage) {
   typedef typename Op::input_type T;
-  constexpr int R = short_rows_per_lane(L * input_of<Op>::element_bytes, sizeof(typename Op::acc_type));
+  constexpr int R = detail::short_rows_per_lane(L * input_of<Op>::element_bytes, sizeof(typename Op::acc_type));
   const unsigned int lane = threadIdx.x & 31;
   const size_t base = tile * 32 * R;
   T x[R][L];
 #pragma unroll
   for (int k = 0; k < R; ++k)
     if (base + 32 * k + lane < t.count)
-      load_row(in + (base + 32 * k + lane) * L, x[k]);
+      detail::load_row(in + (base + 32 * k + lane) * L, x[k]);
 #pragma unroll
   for (int k = 0; k < R; ++k) {
     const size_t first = base + 32 * k;
@@ -2979,7 +3133,7 @@ __device__ __forceinline__ void reduce_short_rows(typename input_of<Op>::source 
 #pragma unroll
       for (int e = 0; e < L; ++e)
         acc = Op::fold(acc, x[k][e], e);
-    store_rows(out, first, rows, acc, lane < rows, lane, stage);
+    detail::store_rows(out, first, rows, acc, lane < rows, lane, stage);
   }
 }
 
@@ -2989,9 +3143,9 @@ __device__ __forceinline__ void reduce_short_rows_of(typename input_of<Op>::sour
                                                      size_t tile, typename Op::acc_type *out, unsigned int *stage) {
   if constexpr (L < U) {
     if (t.length == L)
-      reduce_short_rows<Op, L>(in, t, tile, out, stage);
+      detail::reduce_short_rows<Op, L>(in, t, tile, out, stage);
     else
-      reduce_short_rows_of<Op, U, 2 * L>(in, t, tile, out, stage);
+      detail::reduce_short_rows_of<Op, U, 2 * L>(in, t, tile, out, stage);
   }
 }
 
@@ -3009,7 +3163,7 @@ __device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::sourc
   for (int k = 0; k < K; ++k) {
     const size_t r = first + (size_t)k * per_chunk;
     if (r < t.count && j < G)
-      load_group<T, U, VEC, true>(in, r * G + j, x[k]);
+      detail::load_group<T, U, VEC, true>(in, r * G + j, x[k]);
   }
 #pragma unroll
   for (int k = 0; k < K; ++k) {
@@ -3019,14 +3173,14 @@ __device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::sourc
 #pragma unroll
       for (int u = 0; u < U; ++u)
         v = Op::fold(v, x[k][u], (size_t)j * U + u);
-    v = warp_reduce_lanes<Op, true, 32>(v, (int)j, (int)G, 0xffffffffu, (int)lanes);
+    v = detail::warp_reduce_lanes<Op, true, 32>(v, (int)j, (int)G, 0xffffffffu, (int)lanes);
     const size_t chunk_first = base + (size_t)k * per_chunk;
     if (chunk_first >= t.count)
       break;
     const unsigned int rows = t.count - chunk_first < per_chunk ? (unsigned int)(t.count - chunk_first) : per_chunk;
     /* staged only with a result per lane: for fewer the barriers cost more
      * than they save (H100: per-row Welford of 16 floats 490 -> 594 us) */
-    store_rows(out, chunk_first, rows, v, j == 0 && r < t.count, lane / lanes, lanes == 1 ? stage : nullptr);
+    detail::store_rows(out, chunk_first, rows, v, j == 0 && r < t.count, lane / lanes, lanes == 1 ? stage : nullptr);
   }
 }
 
@@ -3054,7 +3208,7 @@ __device__ __forceinline__ void reduce_whole_grouped_tile(typename input_of<Op>:
 #pragma unroll
     for (int f = 0; f < F; ++f)
       if (!BOUNDED || first + (size_t)c * per_chunk + lane / ROW_LANES < count)
-        load_group<T, U, VEC, true>(in, g + (size_t)c * 32 * F + f, x[c * F + f]);
+        detail::load_group<T, U, VEC, true>(in, g + (size_t)c * 32 * F + f, x[c * F + f]);
 #pragma unroll
   for (int c = 0; c < CHUNKS; ++c) {
     const size_t chunk_first = first + (size_t)c * per_chunk;
@@ -3066,10 +3220,10 @@ __device__ __forceinline__ void reduce_whole_grouped_tile(typename input_of<Op>:
 #pragma unroll
       for (int u = 0; u < U; ++u)
         v = Op::fold(v, x[c * F + f][u], ((size_t)j * F + f) * U + u);
-    v = warp_reduce_lanes<Op, false, ROW_LANES>(v, (int)j, ROW_LANES, 0xffffffffu);
+    v = detail::warp_reduce_lanes<Op, false, ROW_LANES>(v, (int)j, ROW_LANES, 0xffffffffu);
     const unsigned int rows =
         !BOUNDED || count - chunk_first >= per_chunk ? per_chunk : (unsigned int)(count - chunk_first);
-    store_rows(out, chunk_first, rows, v, j == 0 && (!BOUNDED || lane / ROW_LANES < rows), lane / ROW_LANES,
+    detail::store_rows(out, chunk_first, rows, v, j == 0 && (!BOUNDED || lane / ROW_LANES < rows), lane / ROW_LANES,
                ROW_LANES == 1 ? stage : nullptr);
   }
 }
@@ -3087,7 +3241,7 @@ template <class Op> __host__ __device__ constexpr int grouped_run_wanted() {
   return !Op::commutative || sizeof(typename Op::acc_type) > 8 ? 4 : 1;
 }
 __host__ __device__ constexpr int grouped_run_fit(int f, int K, int LANES) {
-  return f > 1 && (f > K || f > LANES || K % f != 0) ? grouped_run_fit(f / 2, K, LANES) : f;
+  return f > 1 && (f > K || f > LANES || K % f != 0) ? detail::grouped_run_fit(f / 2, K, LANES) : f;
 }
 /* The longest rows, in groups, that the grouped tiles take: 32, and for
  * ordered operators as many as a warp's runs of F groups cover (128 with
@@ -3100,7 +3254,7 @@ __host__ __device__ constexpr int grouped_run_fit(int f, int K, int LANES) {
  * session 43). Commutative operators' rows of 64 and more groups take
  * wide_rows, whose lanes fold 16 groups or more each. */
 template <class Op> __host__ __device__ constexpr size_t grouped_rows_max_groups(int K) {
-  return Op::commutative ? 32 : (size_t)32 * grouped_run_fit(grouped_run_wanted<Op>(), K, 128);
+  return Op::commutative ? 32 : (size_t)32 * detail::grouped_run_fit(detail::grouped_run_wanted<Op>(), K, 128);
 }
 
 /* The grouped form's tiles where a row is LANES groups; at most one tile,
@@ -3111,11 +3265,11 @@ __device__ __forceinline__ void reduce_grouped_tiles_of(typename input_of<Op>::s
   constexpr size_t tile_rows = (size_t)K * 32 / LANES;
   const size_t warps = (size_t)gridDim.x * (BLOCK / 32), whole = t.count / tile_rows;
   size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32;
-  constexpr int F = grouped_run_fit(grouped_run_wanted<Op>(), K, LANES);
+  constexpr int F = detail::grouped_run_fit(detail::grouped_run_wanted<Op>(), K, LANES);
   for (; tile < whole; tile += warps)
-    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, false>(in, tile * tile_rows, t.count, out, stage);
+    detail::reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, false>(in, tile * tile_rows, t.count, out, stage);
   if (tile < t.tiles)
-    reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, true>(in, tile * tile_rows, t.count, out, stage);
+    detail::reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, true>(in, tile * tile_rows, t.count, out, stage);
 }
 
 /* Every tile of the grouped form: rows of a power of two groups (1 to 32)
@@ -3130,24 +3284,24 @@ __device__ __forceinline__ void reduce_grouped_tiles(typename input_of<Op>::sour
                                                      typename Op::acc_type *out, unsigned int *stage) {
   if (t.row_groups == t.lanes) {
     switch (t.lanes) {
-    case 1: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 1>(in, t, out, stage);
-    case 2: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 2>(in, t, out, stage);
-    case 4: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 4>(in, t, out, stage);
-    case 8: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 8>(in, t, out, stage);
-    case 16: return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 16>(in, t, out, stage);
+    case 1: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 1>(in, t, out, stage);
+    case 2: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 2>(in, t, out, stage);
+    case 4: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 4>(in, t, out, stage);
+    case 8: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 8>(in, t, out, stage);
+    case 16: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 16>(in, t, out, stage);
     default:
-      if constexpr (grouped_rows_max_groups<Op>(K) >= 64)
+      if constexpr (detail::grouped_rows_max_groups<Op>(K) >= 64)
         if (t.lanes == 64)
-          return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 64>(in, t, out, stage);
-      if constexpr (grouped_rows_max_groups<Op>(K) >= 128)
+          return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 64>(in, t, out, stage);
+      if constexpr (detail::grouped_rows_max_groups<Op>(K) >= 128)
         if (t.lanes == 128)
-          return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 128>(in, t, out, stage);
-      return reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 32>(in, t, out, stage);
+          return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 128>(in, t, out, stage);
+      return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 32>(in, t, out, stage);
     }
   }
   const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
   for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps)
-    reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
+    detail::reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
 }
 
 /* Rows of 33 to 256 groups, for commutative operators: `lanes` lanes take
@@ -3174,7 +3328,7 @@ __device__ __forceinline__ void reduce_wide_rows(typename input_of<Op>::source i
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (has && g0 + k * L < G)
-        load_group<T, U, VEC, true>(in, row + g0 + k * L, x[k]);
+        detail::load_group<T, U, VEC, true>(in, row + g0 + k * L, x[k]);
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (has && g0 + k * L < G)
@@ -3185,9 +3339,9 @@ __device__ __forceinline__ void reduce_wide_rows(typename input_of<Op>::source i
 #pragma unroll
   for (int k = 1; k < K; ++k)
     acc[0] = Op::combine(acc[0], acc[k]);
-  const A v = warp_reduce_lanes<Op, false, 32>(acc[0], (int)j, (int)L, 0xffffffffu, (int)L);
+  const A v = detail::warp_reduce_lanes<Op, false, 32>(acc[0], (int)j, (int)L, 0xffffffffu, (int)L);
   const unsigned int rows = t.count - first < 32 / L ? (unsigned int)(t.count - first) : 32 / L;
-  store_rows(out, first, rows, v, j == 0 && has, lane / L, nullptr);
+  detail::store_rows(out, first, rows, v, j == 0 && has, lane / L, nullptr);
 }
 
 /* Round sizes of the long-row kernel for commutative operators: K chunks
@@ -3196,7 +3350,7 @@ __device__ __forceinline__ void reduce_wide_rows(typename input_of<Op>::source i
  * thread has at 1024 threads an SM; the rest hold addresses and counters).
  * sm_90: Welford (12 bytes) at 4 spilled 24 bytes, at 2 none. */
 __host__ __device__ constexpr int long_row_loads(int K, int group_bytes, int acc_bytes) {
-  return K > 1 && 2 * K * group_bytes + K * acc_bytes > 160 ? long_row_loads(K / 2, group_bytes, acc_bytes) : K;
+  return K > 1 && 2 * K * group_bytes + K * acc_bytes > 160 ? detail::long_row_loads(K / 2, group_bytes, acc_bytes) : K;
 }
 
 /* reduce_long_rows where every chunk is whole and a row is a whole number
@@ -3234,7 +3388,7 @@ __device__ __forceinline__ void reduce_full_rows(typename input_of<Op>::source i
   auto load_round = [&](T (&x)[K][U]) {
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      load_group<T, U, VEC, true>(in, next + (size_t)k * 32, x[k]);
+      detail::load_group<T, U, VEC, true>(in, next + (size_t)k * 32, x[k]);
     next += (size_t)K * 32;
   };
   auto fold_round = [&](const T (&x)[K][U]) {
@@ -3252,7 +3406,7 @@ __device__ __forceinline__ void reduce_full_rows(typename input_of<Op>::source i
 #pragma unroll
       for (int k = 0; k < K; ++k)
         acc[k] = Op::identity();
-      v = warp_reduce<Op, true>(v, 32);
+      v = detail::warp_reduce<Op, true>(v, 32);
       if (lane == 0)
         *out = v;
       ++out;
@@ -3301,8 +3455,8 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
   const size_t row0 = tile * t.tile_rows;
   const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
   const unsigned int total = rows * C;
-  if (full_rows_pay<A, VEC>() && G % 32 == 0 && C % K == 0) {
-    reduce_full_rows<Op, U, VEC, K>(in, row0 * G, rows * (C / K), C / K, out + row0);
+  if (detail::full_rows_pay<A, VEC>() && G % 32 == 0 && C % K == 0) {
+    detail::reduce_full_rows<Op, U, VEC, K>(in, row0 * G, rows * (C / K), C / K, out + row0);
     return;
   }
   size_t next_base = row0 * G;   /* the first group of the row of the next load */
@@ -3319,7 +3473,7 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
     for (int k = 0; k < K; ++k) {
       const unsigned int col = next_chunk * 32 + lane;
       if (q0 + k < total && col < G)
-        load_group<T, U, VEC, true>(in, next_base + col, x[k]);
+        detail::load_group<T, U, VEC, true>(in, next_base + col, x[k]);
       if (++next_chunk == C) {
         next_chunk = 0;
         next_base += G;
@@ -3355,7 +3509,7 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
         for (int i = 0; i < K; ++i)
           acc[i] = Op::identity();
         used = 0;
-        v = warp_reduce<Op, true>(v, 32);
+        v = detail::warp_reduce<Op, true>(v, 32);
         if (lane == 0)
           out[row0 + row] = v;
       }
@@ -3406,7 +3560,7 @@ __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::
 #pragma unroll
     for (int j = 0; j < K; ++j)
       if (q < total && first + j < G)
-        load_group<T, U, VEC, true>(in, (row0 + row) * G + first + j, x[j]);
+        detail::load_group<T, U, VEC, true>(in, (row0 + row) * G + first + j, x[j]);
     A v = Op::identity();
 #pragma unroll
     for (int j = 0; j < K; ++j)
@@ -3416,10 +3570,10 @@ __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::
           v = Op::fold(v, x[j][u], (first + j) * U + u);
     /* the lanes of a chunk that hold groups: all W but in a row's last chunk */
     const unsigned int groups = chunk + 1 == C ? last_groups : 32;
-    v = warp_reduce_lanes<Op, true, W>(v, (int)place, (int)((groups + K - 1) / K), 0xffffffffu);
+    v = detail::warp_reduce_lanes<Op, true, W>(v, (int)place, (int)((groups + K - 1) / K), 0xffffffffu);
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      const A c = shfl_sync(0xffffffffu, v, k * W);
+      const A c = detail::shfl_sync(0xffffffffu, v, k * W);
       if (q0 + k >= total)
         break;
       if (lane == 0) {
@@ -3449,7 +3603,7 @@ __device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in
   const size_t end = t.count - row0 < t.tile_rows ? t.count : row0 + t.tile_rows;
   for (size_t r = row0; r < end; ++r) {
     /* the row's own element indices: its first group is group 0 */
-    const typename Op::acc_type v = reduce_warp_runs<Op, U, VEC, true, K>(in + r * G * U, 0, G, 0);
+    const typename Op::acc_type v = detail::reduce_warp_runs<Op, U, VEC, true, K>(in + r * G * U, 0, G, 0);
     if ((threadIdx.x & 31) == 0)
       out[r] = v;
   }
@@ -3465,7 +3619,7 @@ __device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in
  * scratch. */
 __host__ __device__ constexpr bool ordered_rows_take_segments(bool commutative, size_t row_bytes, size_t n,
                                                               size_t size) {
-  return !commutative && row_bytes >= 2048 && row_bytes < 32 * 256 && segment_from_dram(n, size);
+  return !commutative && row_bytes >= 2048 && row_bytes < 32 * 256 && detail::segment_from_dram(n, size);
 }
 
 /* The forms of row tiles, each a kernel of its own: in one kernel their
@@ -3483,7 +3637,7 @@ enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_
  * 82 registers and 3 blocks an SM to 64 and 4, 1585.8 -> 1478.1 us; the 32
  * bytes of max-subarray lost 0.8 % so. */
 template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
-  return staged_stores<A>() && sizeof(A) <= 16;
+  return detail::staged_stores<A>() && sizeof(A) <= 16;
 }
 
 /* The long-row kernel of a commutative operator whose accumulator holds up
@@ -3496,7 +3650,7 @@ template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
  * keep the spec's tuning. The dense build of short rows (above) asks for
  * 1024 threads an SM too. */
 template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_form form, int block, int tuned) {
-  return sm_min_blocks(block, (((form == long_rows || form == wide_rows) && Op::commutative &&
+  return detail::sm_min_blocks(block, (((form == long_rows || form == wide_rows) && Op::commutative &&
                                  sizeof(typename Op::acc_type) <= 16) ||
                                 form == dense_short_rows) &&
                                        1024 / block > tuned
@@ -3538,7 +3692,7 @@ __host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms, bo
 
 /* Blocks an SM for the one-tile row kernel: as many as the SM holds. */
 __host__ __device__ constexpr int row_blocks_min_blocks(int block, int tuned_min_blocks) {
-  return sm_min_blocks(block, sm_threads_max / block > tuned_min_blocks ? sm_threads_max / block : tuned_min_blocks);
+  return detail::sm_min_blocks(block, sm_threads_max / block > tuned_min_blocks ? sm_threads_max / block : tuned_min_blocks);
 }
 /* Rows of one block tile at most (BLOCK * K groups) that the row groups
  * would take, for commutative accumulators of up to 8 bytes: a block a
@@ -3551,7 +3705,7 @@ template <class Op> __host__ __device__ constexpr bool row_blocks_pay() {
 template <class Op, int BLOCK, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_row_blocks(typename input_of<Op>::source in, const row_tiles t,
                                                   typename Op::acc_type *out) {
-  if constexpr (U > 0 && row_blocks_pay<Op>()) {
+  if constexpr (U > 0 && detail::row_blocks_pay<Op>()) {
     typedef typename Op::acc_type A;
     typedef typename Op::input_type T;
     __shared__ A scratch[32];
@@ -3560,7 +3714,7 @@ __device__ __forceinline__ void reduce_row_blocks(typename input_of<Op>::source 
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (threadIdx.x + (size_t)k * BLOCK < G)
-        load_group<T, U, VEC, true>(in, first + threadIdx.x + (size_t)k * BLOCK, x[k]);
+        detail::load_group<T, U, VEC, true>(in, first + threadIdx.x + (size_t)k * BLOCK, x[k]);
     A acc = Op::identity();
 #pragma unroll
     for (int k = 0; k < K; ++k)
@@ -3568,7 +3722,7 @@ __device__ __forceinline__ void reduce_row_blocks(typename input_of<Op>::source 
 #pragma unroll
         for (int u = 0; u < U; ++u)
           acc = Op::fold(acc, x[k][u], (threadIdx.x + (size_t)k * BLOCK) * U + u);
-    acc = block_reduce<Op>(acc, scratch, BLOCK);
+    acc = detail::block_reduce<Op>(acc, scratch, BLOCK);
     if (threadIdx.x == 0)
       out[row] = acc;
   }
@@ -3581,168 +3735,30 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
   if constexpr (U > 0) { /* only vectorizable inputs have groups */
     typedef typename Op::acc_type A;
     unsigned int *stage = nullptr;
-    if constexpr ((FORM == short_rows || FORM == dense_short_rows || FORM == grouped_rows) && staged_stores<A>()) {
+    if constexpr ((FORM == short_rows || FORM == dense_short_rows || FORM == grouped_rows) && detail::staged_stores<A>()) {
       __shared__ unsigned int words[BLOCK * (sizeof(A) / 4)];
       stage = words + (threadIdx.x / 32) * 32 * (sizeof(A) / 4);
     }
     if constexpr (FORM == grouped_rows) {
-      reduce_grouped_tiles<Op, BLOCK, U, VEC, K>(in, t, out, stage);
+      detail::reduce_grouped_tiles<Op, BLOCK, U, VEC, K>(in, t, out, stage);
       return;
     }
     const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
     for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps) {
       if constexpr (FORM == short_rows || FORM == dense_short_rows)
-        reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
+        detail::reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
       else if constexpr (FORM == wide_rows && Op::commutative)
-        reduce_wide_rows<Op, U, VEC, K>(in, t, tile, out);
+        detail::reduce_wide_rows<Op, U, VEC, K>(in, t, tile, out);
       else if constexpr (Op::commutative)
-        reduce_long_rows<Op, U, VEC, long_row_loads(K, 16 * VEC, (int)sizeof(A))>(in, t, tile, out);
+        reduce_long_rows<Op, U, VEC, detail::long_row_loads(K, 16 * VEC, (int)sizeof(A))>(in, t, tile, out);
       else if constexpr (FORM == run_rows)
-        reduce_run_rows<Op, U, VEC, K>(in, t, tile, out);
+        detail::reduce_run_rows<Op, U, VEC, K>(in, t, tile, out);
       else /* K chunks a round, a run of K groups a lane: K must divide 32 */
-        reduce_long_rows_ordered<Op, U, VEC, floor_pow2(K)>(in, t, tile, out);
+        reduce_long_rows_ordered<Op, U, VEC, detail::floor_pow2(K)>(in, t, tile, out);
     }
   }
 }
 
-} // namespace detail
-
-namespace detail {
-
-/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
-constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
-
-/* scaled: scaled_fold then fsum over float into float, commutative, params Scale */
-struct scaled_op {
-  /* one element of each array, and the params */
-  struct input_type {
-    float x0;
-    Scale params;
-  };
-  /* the arrays, advanced together, and the params */
-  struct source {
-    const float *p0;
-    Scale params;
-    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, params}; }
-  };
-  static constexpr size_t element_bytes = sizeof(float);
-  typedef float acc_type;
-  static constexpr bool commutative = true;
-  static constexpr bool packs_in_ticket = false;
-  static __host__ __device__ __forceinline__ acc_type identity() {
-    acc_type r;
-    r = static_cast<float>(0x0p+0);
-    return r;
-  }
-  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
-    return fsum(a, b);
-  }
-  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
-    (void)index;
-    return scaled_fold(a, x.x0, x.params);
-  }
-};
-/* scaled's arrays in the read loops: element by element, as vector groups (each array's part of a
- * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
-__device__ __forceinline__ scaled_op::input_type ldg(const scaled_op::source &in) {
-  return {params::ldg(in.p0), in.params};
-}
-template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
-__device__ __forceinline__ void load_group(const scaled_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
-  if constexpr (VECTOR) {
-    float x0[U];
-    load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      x[u] = {x0[u], in.params};
-  } else {
-    x[0] = ldg(in + g);
-  }
-}
-__host__ __device__ __forceinline__ bool vector_head(const scaled_op::source &in, size_t size, size_t n, size_t *head) {
-  (void)size;
-  const void *const p[] = {in.p0};
-  const size_t bytes[] = {sizeof(float)};
-  return vector_head_all(p, bytes, n, head);
-}
-
-/* lastmax: last_max_fold then last_max_combine over float into Pick, commutative, indexed */
-struct lastmax_op {
-  typedef float input_type;
-  typedef Pick acc_type;
-  static constexpr bool commutative = true;
-  static constexpr bool packs_in_ticket = false;
-  static __host__ __device__ __forceinline__ acc_type identity() {
-    acc_type r;
-    r.value = static_cast<float>(0x0p+0);
-    r.index = static_cast<long long>(-1LL);
-    return r;
-  }
-  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
-    return last_max_combine(a, b);
-  }
-  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
-    return last_max_fold(a, x, static_cast<long long>(index));
-  }
-};
-
-/* lastabove: last_above_fold then latest over (float, float) into Pick, ordered (non-commutative), indexed, params Scale */
-struct lastabove_op {
-  /* one element of each array, and the params */
-  struct input_type {
-    float x0;
-    float x1;
-    Scale params;
-  };
-  /* the arrays, advanced together, and the params */
-  struct source {
-    const float *p0;
-    const float *p1;
-    Scale params;
-    __host__ __device__ __forceinline__ source operator+(size_t k) const { return {p0 + k, p1 + k, params}; }
-  };
-  static constexpr size_t element_bytes = sizeof(float) + sizeof(float);
-  typedef Pick acc_type;
-  static constexpr bool commutative = false;
-  static constexpr bool packs_in_ticket = false;
-  static __host__ __device__ __forceinline__ acc_type identity() {
-    acc_type r;
-    r.value = static_cast<float>(0x0p+0);
-    r.index = static_cast<long long>(-1LL);
-    return r;
-  }
-  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
-    return latest(a, b);
-  }
-  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
-    return last_above_fold(a, x.x0, x.x1, static_cast<long long>(index), x.params);
-  }
-};
-/* lastabove's arrays in the read loops: element by element, as vector groups (each array's part of a
- * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
-__device__ __forceinline__ lastabove_op::input_type ldg(const lastabove_op::source &in) {
-  return {params::ldg(in.p0), params::ldg(in.p1), in.params};
-}
-template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
-__device__ __forceinline__ void load_group(const lastabove_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
-  if constexpr (VECTOR) {
-    float x0[U];
-    load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
-    float x1[U];
-    load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p1, g, x1);
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      x[u] = {x0[u], x1[u], in.params};
-  } else {
-    x[0] = ldg(in + g);
-  }
-}
-__host__ __device__ __forceinline__ bool vector_head(const lastabove_op::source &in, size_t size, size_t n, size_t *head) {
-  (void)size;
-  const void *const p[] = {in.p0, in.p1};
-  const size_t bytes[] = {sizeof(float), sizeof(float)};
-  return vector_head_all(p, bytes, n, head);
-}
 } // namespace detail
 
 } // namespace params

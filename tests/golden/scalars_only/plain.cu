@@ -32,7 +32,8 @@ extern "C" cudaError_t plain_device_tuning(int device, plain_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace plain::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace plain::detail
 
 /* ---- count ----
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ plain_count_kernel(const bool *in, size_t n, size_t head, bool vector, int *out,
 
 extern "C" size_t plain_count_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(int), alignof(int));
+  return plain::detail::temp_bytes_for(sizeof(int), alignof(int));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t plain_count_launch(const bool *d_in, size_t n, int *d_out, vo
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_count_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(bool) != 0 || (uintptr_t)d_out % alignof(int) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)plain_count_kernel<Finish>, cache, &c);
+  plain::detail::LaunchConfig c;
+  cudaError_t err = plain::detail::launch_config((const void *)plain_count_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -161,7 +162,7 @@ static cudaError_t plain_count_launch(const bool *d_in, size_t n, int *d_out, vo
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < plain::detail::max_grid - 2 ? (size_t)c.grid : plain::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t plain_count_launch(const bool *d_in, size_t n, int *d_out, vo
   if (needed > 0)
     grid = (unsigned int)(plain::detail::count_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  const plain::detail::temp_slots<int> t = plain::detail::temp_slots_in<int>(d_temp);
   plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + plain::detail::max_grid - 1, plain::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -214,7 +215,7 @@ plain_hsum_kernel(const __half *in, size_t n, size_t head, bool vector, float *o
 
 extern "C" size_t plain_hsum_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(float), alignof(float));
+  return plain::detail::temp_bytes_for(sizeof(float), alignof(float));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -226,8 +227,8 @@ static cudaError_t plain_hsum_launch(const __half *d_in, size_t n, float *d_out,
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_hsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(__half) != 0 || (uintptr_t)d_out % alignof(float) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)plain_hsum_kernel<Finish>, cache, &c);
+  plain::detail::LaunchConfig c;
+  cudaError_t err = plain::detail::launch_config((const void *)plain_hsum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 8;
@@ -240,7 +241,7 @@ static cudaError_t plain_hsum_launch(const __half *d_in, size_t n, float *d_out,
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < plain::detail::max_grid - 2 ? (size_t)c.grid : plain::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -248,9 +249,9 @@ static cudaError_t plain_hsum_launch(const __half *d_in, size_t n, float *d_out,
   if (needed > 0)
     grid = (unsigned int)(plain::detail::hsum_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<float> t = temp_slots_in<float>(d_temp);
+  const plain::detail::temp_slots<float> t = plain::detail::temp_slots_in<float>(d_temp);
   plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + plain::detail::max_grid - 1, plain::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -293,7 +294,7 @@ plain_bits_kernel(const uint64_t *in, size_t n, size_t head, bool vector, uint64
 
 extern "C" size_t plain_bits_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(uint64_t), alignof(uint64_t));
+  return plain::detail::temp_bytes_for(sizeof(uint64_t), alignof(uint64_t));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -305,8 +306,8 @@ static cudaError_t plain_bits_launch(const uint64_t *d_in, size_t n, uint64_t *d
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < plain_bits_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(uint64_t) != 0 || (uintptr_t)d_out % alignof(uint64_t) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)plain_bits_kernel<Finish>, cache, &c);
+  plain::detail::LaunchConfig c;
+  cudaError_t err = plain::detail::launch_config((const void *)plain_bits_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -319,7 +320,7 @@ static cudaError_t plain_bits_launch(const uint64_t *d_in, size_t n, uint64_t *d
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < plain::detail::max_grid - 2 ? (size_t)c.grid : plain::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -327,9 +328,9 @@ static cudaError_t plain_bits_launch(const uint64_t *d_in, size_t n, uint64_t *d
   if (needed > 0)
     grid = (unsigned int)(plain::detail::bits_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<uint64_t> t = temp_slots_in<uint64_t>(d_temp);
+  const plain::detail::temp_slots<uint64_t> t = plain::detail::temp_slots_in<uint64_t>(d_temp);
   plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + plain::detail::max_grid - 1, plain::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -32,7 +32,8 @@ extern "C" cudaError_t seg_device_tuning(int device, seg_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace seg::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace seg::detail
 
 /* ---- total ----
  * Input: 1-byte elements are read as groups of 16 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ seg_total_kernel(const int8_t *in, size_t n, size_t head, bool vector, long long
 
 extern "C" size_t seg_total_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(long long), alignof(long long));
+  return seg::detail::temp_bytes_for(sizeof(long long), alignof(long long));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t seg_total_launch(const int8_t *d_in, size_t n, long long *d_o
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int8_t) != 0 || (uintptr_t)d_out % alignof(long long) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_total_kernel<Finish>, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_total_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -161,7 +162,7 @@ static cudaError_t seg_total_launch(const int8_t *d_in, size_t n, long long *d_o
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < seg::detail::max_grid - 2 ? (size_t)c.grid : seg::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t seg_total_launch(const int8_t *d_in, size_t n, long long *d_o
   if (needed > 0)
     grid = (unsigned int)(seg::detail::total_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  const seg::detail::temp_slots<long long> t = seg::detail::temp_slots_in<long long>(d_temp);
   seg_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + seg::detail::max_grid - 1, seg::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -254,7 +255,7 @@ seg_total_row_tiles_kernel(const int8_t *in, seg::detail::row_tiles tiles, long 
 }
 
 extern "C" size_t seg_total_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(long long), alignof(long long)) : 0;
+  return num_segments ? seg::detail::temp_bytes_for(sizeof(long long), alignof(long long)) : 0;
 }
 
 extern "C" cudaError_t seg_total_segmented(const int8_t *d_in, const long long *d_offsets, size_t num_segments,
@@ -268,16 +269,16 @@ extern "C" cudaError_t seg_total_segmented(const int8_t *d_in, const long long *
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_total_segmented_kernel, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_total_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  const seg::detail::temp_slots<long long> t = seg::detail::temp_slots_in<long long>(d_temp);
   seg_total_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -285,7 +286,7 @@ extern "C" size_t seg_total_rows_temp_bytes(size_t num_rows, size_t row_length) 
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= seg::detail::segment_chunk_min(1))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(long long), alignof(long long));
+  const size_t flat = seg::detail::temp_bytes_for(sizeof(long long), alignof(long long));
   if (num_rows == 1 || row_length > SIZE_MAX / 1 ||
       row_length * 1 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
@@ -294,7 +295,7 @@ extern "C" size_t seg_total_rows_temp_bytes(size_t num_rows, size_t row_length) 
   const size_t parts = seg::detail::row_group_most_parts(row_length * 1);
   if (num_rows > seg::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(long long), alignof(long long), num_rows * parts);
+  const size_t groups = seg::detail::temp_bytes_for(sizeof(long long), alignof(long long), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -309,13 +310,13 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  seg::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = seg::detail::launch_config((const void *)seg_total_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = seg::detail::row_group_parts(
@@ -325,10 +326,10 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<long long> t = parts > 1 ? temp_slots_in<long long>(d_temp, slots) : temp_slots<long long>{};
+    const seg::detail::temp_slots<long long> t = parts > 1 ? seg::detail::temp_slots_in<long long>(d_temp, slots) : seg::detail::temp_slots<long long>{};
     seg_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, seg::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -348,7 +349,7 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
     seg::detail::row_tiles one_tile;
     if (seg::detail::plan_row_tiles(d_in, 1, row_length, num_rows, 16, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)seg_total_row_blocks_kernel, blocks_cache, &c);
+      err = seg::detail::launch_config((const void *)seg_total_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
@@ -379,7 +380,7 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
                                                                                  : row_form::short_rows>};
     int form = (int)seg::detail::form_of(tiles, seg::detail::total_op::commutative, 16);
     if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<long long>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = seg::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -387,7 +388,7 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -399,7 +400,7 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -436,14 +437,14 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
   typedef void (*rows_kernel)(const int8_t *in, seg::detail::row_offsets, long long *, long long *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? seg_total_split_rows_kernel : seg_total_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = seg::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(1));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<long long> t = temp_slots_in<long long>(d_temp);
+  const seg::detail::temp_slots<long long> t = seg::detail::temp_slots_in<long long>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -489,7 +490,7 @@ seg_best_kernel(const float *in, size_t n, size_t head, bool vector, seg_best_re
 
 extern "C" size_t seg_best_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result));
+  return seg::detail::temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -501,8 +502,8 @@ static cudaError_t seg_best_launch(const float *d_in, size_t n, seg_best_result 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_best_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(seg_best_result) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_best_kernel<Finish>, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_best_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -515,7 +516,7 @@ static cudaError_t seg_best_launch(const float *d_in, size_t n, seg_best_result 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < seg::detail::max_grid - 2 ? (size_t)c.grid : seg::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -523,9 +524,9 @@ static cudaError_t seg_best_launch(const float *d_in, size_t n, seg_best_result 
   if (needed > 0)
     grid = (unsigned int)(seg::detail::best_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<seg_best_result> t = temp_slots_in<seg_best_result>(d_temp);
+  const seg::detail::temp_slots<seg_best_result> t = seg::detail::temp_slots_in<seg_best_result>(d_temp);
   seg_best_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + seg::detail::max_grid - 1, seg::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -608,7 +609,7 @@ seg_best_row_tiles_kernel(const float *in, seg::detail::row_tiles tiles, seg_bes
 }
 
 extern "C" size_t seg_best_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result)) : 0;
+  return num_segments ? seg::detail::temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result)) : 0;
 }
 
 extern "C" cudaError_t seg_best_segmented(const float *d_in, const int *d_offsets, size_t num_segments,
@@ -622,16 +623,16 @@ extern "C" cudaError_t seg_best_segmented(const float *d_in, const int *d_offset
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_best_segmented_kernel, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_best_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<seg_best_result> t = temp_slots_in<seg_best_result>(d_temp);
+  const seg::detail::temp_slots<seg_best_result> t = seg::detail::temp_slots_in<seg_best_result>(d_temp);
   seg_best_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, seg::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -639,7 +640,7 @@ extern "C" size_t seg_best_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= seg::detail::segment_chunk_min(4))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result));
+  const size_t flat = seg::detail::temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result));
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
@@ -648,7 +649,7 @@ extern "C" size_t seg_best_rows_temp_bytes(size_t num_rows, size_t row_length) {
   const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
   if (num_rows > seg::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result), num_rows * parts);
+  const size_t groups = seg::detail::temp_bytes_for(sizeof(seg_best_result), alignof(seg_best_result), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -663,13 +664,13 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  seg::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = seg::detail::launch_config((const void *)seg_best_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = seg::detail::row_group_parts(
@@ -679,10 +680,10 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<seg_best_result> t = parts > 1 ? temp_slots_in<seg_best_result>(d_temp, slots) : temp_slots<seg_best_result>{};
+    const seg::detail::temp_slots<seg_best_result> t = parts > 1 ? seg::detail::temp_slots_in<seg_best_result>(d_temp, slots) : seg::detail::temp_slots<seg_best_result>{};
     seg_best_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, seg::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -702,7 +703,7 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
     seg::detail::row_tiles one_tile;
     if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)seg_best_row_blocks_kernel, blocks_cache, &c);
+      err = seg::detail::launch_config((const void *)seg_best_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
@@ -733,7 +734,7 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
                                                                                  : row_form::short_rows>};
     int form = (int)seg::detail::form_of(tiles, seg::detail::best_op::commutative, 16);
     if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<seg_best_result>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = seg::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -741,7 +742,7 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -753,7 +754,7 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -790,14 +791,14 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
   typedef void (*rows_kernel)(const float *in, seg::detail::row_offsets, seg_best_result *, seg_best_result *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? seg_best_split_rows_kernel : seg_best_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = seg::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<seg_best_result> t = temp_slots_in<seg_best_result>(d_temp);
+  const seg::detail::temp_slots<seg_best_result> t = seg::detail::temp_slots_in<seg_best_result>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -843,7 +844,7 @@ seg_lo_kernel(const Welford *in, size_t n, size_t head, bool vector, Welford *ou
 
 extern "C" size_t seg_lo_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Welford), alignof(Welford));
+  return seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -855,8 +856,8 @@ static cudaError_t seg_lo_launch(const Welford *d_in, size_t n, Welford *d_out, 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_lo_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Welford) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_lo_kernel<Finish>, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_lo_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -869,7 +870,7 @@ static cudaError_t seg_lo_launch(const Welford *d_in, size_t n, Welford *d_out, 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < seg::detail::max_grid - 2 ? (size_t)c.grid : seg::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -877,9 +878,9 @@ static cudaError_t seg_lo_launch(const Welford *d_in, size_t n, Welford *d_out, 
   if (needed > 0)
     grid = (unsigned int)(seg::detail::lo_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const seg::detail::temp_slots<Welford> t = seg::detail::temp_slots_in<Welford>(d_temp);
   seg_lo_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + seg::detail::max_grid - 1, seg::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -962,7 +963,7 @@ seg_lo_row_tiles_kernel(const Welford *in, seg::detail::row_tiles tiles, Welford
 }
 
 extern "C" size_t seg_lo_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
+  return num_segments ? seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
 }
 
 extern "C" cudaError_t seg_lo_segmented(const Welford *d_in, const long long *d_offsets, size_t num_segments,
@@ -976,16 +977,16 @@ extern "C" cudaError_t seg_lo_segmented(const Welford *d_in, const long long *d_
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_lo_segmented_kernel, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_lo_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const seg::detail::temp_slots<Welford> t = seg::detail::temp_slots_in<Welford>(d_temp);
   seg_lo_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -993,7 +994,7 @@ extern "C" size_t seg_lo_rows_temp_bytes(size_t num_rows, size_t row_length) {
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= seg::detail::segment_chunk_min(12))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(Welford), alignof(Welford));
+  const size_t flat = seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford));
   if (num_rows == 1 || row_length > SIZE_MAX / 12 ||
       row_length * 12 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
@@ -1002,7 +1003,7 @@ extern "C" size_t seg_lo_rows_temp_bytes(size_t num_rows, size_t row_length) {
   const size_t parts = seg::detail::row_group_most_parts(row_length * 12);
   if (num_rows > seg::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
+  const size_t groups = seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -1017,13 +1018,13 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  seg::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = seg::detail::launch_config((const void *)seg_lo_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = seg::detail::row_group_parts(
@@ -1033,10 +1034,10 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
+    const seg::detail::temp_slots<Welford> t = parts > 1 ? seg::detail::temp_slots_in<Welford>(d_temp, slots) : seg::detail::temp_slots<Welford>{};
     seg_lo_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, seg::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -1056,7 +1057,7 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
     seg::detail::row_tiles one_tile;
     if (seg::detail::plan_row_tiles(d_in, 12, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)seg_lo_row_blocks_kernel, blocks_cache, &c);
+      err = seg::detail::launch_config((const void *)seg_lo_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 48)) {
@@ -1087,7 +1088,7 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
                                                                                  : row_form::short_rows>};
     int form = (int)seg::detail::form_of(tiles, seg::detail::lo_op::commutative, 48);
     if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<Welford>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = seg::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -1095,7 +1096,7 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -1107,7 +1108,7 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -1144,14 +1145,14 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
   typedef void (*rows_kernel)(const Welford *in, seg::detail::row_offsets, Welford *, Welford *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? seg_lo_split_rows_kernel : seg_lo_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = seg::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(12));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const seg::detail::temp_slots<Welford> t = seg::detail::temp_slots_in<Welford>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -1197,7 +1198,7 @@ seg_flat_kernel(const int *in, size_t n, size_t head, bool vector, int *out, int
 
 extern "C" size_t seg_flat_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(int), alignof(int));
+  return seg::detail::temp_bytes_for(sizeof(int), alignof(int));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -1209,8 +1210,8 @@ static cudaError_t seg_flat_launch(const int *d_in, size_t n, int *d_out, void *
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_flat_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_flat_kernel<Finish>, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_flat_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1223,7 +1224,7 @@ static cudaError_t seg_flat_launch(const int *d_in, size_t n, int *d_out, void *
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < seg::detail::max_grid - 2 ? (size_t)c.grid : seg::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1231,9 +1232,9 @@ static cudaError_t seg_flat_launch(const int *d_in, size_t n, int *d_out, void *
   if (needed > 0)
     grid = (unsigned int)(seg::detail::flat_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  const seg::detail::temp_slots<int> t = seg::detail::temp_slots_in<int>(d_temp);
   seg_flat_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + seg::detail::max_grid - 1, seg::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1276,7 +1277,7 @@ seg_maxsub_kernel(const int *in, size_t n, size_t head, bool vector, MaxSub *out
 
 extern "C" size_t seg_maxsub_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
+  return seg::detail::temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -1288,8 +1289,8 @@ static cudaError_t seg_maxsub_launch(const int *d_in, size_t n, MaxSub *d_out, v
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_maxsub_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(MaxSub) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_maxsub_kernel<Finish>, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_maxsub_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1302,7 +1303,7 @@ static cudaError_t seg_maxsub_launch(const int *d_in, size_t n, MaxSub *d_out, v
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < seg::detail::max_grid - 2 ? (size_t)c.grid : seg::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1310,9 +1311,9 @@ static cudaError_t seg_maxsub_launch(const int *d_in, size_t n, MaxSub *d_out, v
   if (needed > 0)
     grid = (unsigned int)(seg::detail::maxsub_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
+  const seg::detail::temp_slots<MaxSub> t = seg::detail::temp_slots_in<MaxSub>(d_temp);
   seg_maxsub_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + seg::detail::max_grid - 1, seg::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1395,7 +1396,7 @@ seg_maxsub_row_tiles_kernel(const int *in, seg::detail::row_tiles tiles, MaxSub 
 }
 
 extern "C" size_t seg_maxsub_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(MaxSub), alignof(MaxSub)) : 0;
+  return num_segments ? seg::detail::temp_bytes_for(sizeof(MaxSub), alignof(MaxSub)) : 0;
 }
 
 extern "C" cudaError_t seg_maxsub_segmented(const int *d_in, const int *d_offsets, size_t num_segments,
@@ -1409,16 +1410,16 @@ extern "C" cudaError_t seg_maxsub_segmented(const int *d_in, const int *d_offset
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_maxsub_segmented_kernel, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_maxsub_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
+  const seg::detail::temp_slots<MaxSub> t = seg::detail::temp_slots_in<MaxSub>(d_temp);
   seg_maxsub_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, seg::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -1426,7 +1427,7 @@ extern "C" size_t seg_maxsub_rows_temp_bytes(size_t num_rows, size_t row_length)
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= seg::detail::segment_chunk_min(4))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
+  const size_t flat = seg::detail::temp_bytes_for(sizeof(MaxSub), alignof(MaxSub));
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
@@ -1435,7 +1436,7 @@ extern "C" size_t seg_maxsub_rows_temp_bytes(size_t num_rows, size_t row_length)
   const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
   if (num_rows > seg::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(MaxSub), alignof(MaxSub), num_rows * parts);
+  const size_t groups = seg::detail::temp_bytes_for(sizeof(MaxSub), alignof(MaxSub), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -1450,13 +1451,13 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  seg::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = seg::detail::launch_config((const void *)seg_maxsub_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = seg::detail::row_group_parts(
@@ -1466,10 +1467,10 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<MaxSub> t = parts > 1 ? temp_slots_in<MaxSub>(d_temp, slots) : temp_slots<MaxSub>{};
+    const seg::detail::temp_slots<MaxSub> t = parts > 1 ? seg::detail::temp_slots_in<MaxSub>(d_temp, slots) : seg::detail::temp_slots<MaxSub>{};
     seg_maxsub_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, seg::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -1489,7 +1490,7 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
     seg::detail::row_tiles one_tile;
     if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)seg_maxsub_row_blocks_kernel, blocks_cache, &c);
+      err = seg::detail::launch_config((const void *)seg_maxsub_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
@@ -1520,7 +1521,7 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
                                                                                  : row_form::short_rows>};
     int form = (int)seg::detail::form_of(tiles, seg::detail::maxsub_op::commutative, 16);
     if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<MaxSub>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = seg::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -1528,7 +1529,7 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -1540,7 +1541,7 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -1577,14 +1578,14 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
   typedef void (*rows_kernel)(const int *in, seg::detail::row_offsets, MaxSub *, MaxSub *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? seg_maxsub_split_rows_kernel : seg_maxsub_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = seg::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<MaxSub> t = temp_slots_in<MaxSub>(d_temp);
+  const seg::detail::temp_slots<MaxSub> t = seg::detail::temp_slots_in<MaxSub>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -1630,7 +1631,7 @@ seg_variance_kernel(const float *in, size_t n, size_t head, bool vector, Welford
 
 extern "C" size_t seg_variance_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Welford), alignof(Welford));
+  return seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -1642,8 +1643,8 @@ static cudaError_t seg_variance_launch(const float *d_in, size_t n, Welford *d_o
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < seg_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_variance_kernel<Finish>, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_variance_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -1656,7 +1657,7 @@ static cudaError_t seg_variance_launch(const float *d_in, size_t n, Welford *d_o
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < seg::detail::max_grid - 2 ? (size_t)c.grid : seg::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -1664,9 +1665,9 @@ static cudaError_t seg_variance_launch(const float *d_in, size_t n, Welford *d_o
   if (needed > 0)
     grid = (unsigned int)(seg::detail::variance_op::commutative ? seg::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : seg::detail::ceil_div(seg::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const seg::detail::temp_slots<Welford> t = seg::detail::temp_slots_in<Welford>(d_temp);
   seg_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + seg::detail::max_grid - 1, seg::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -1749,7 +1750,7 @@ seg_variance_row_tiles_kernel(const float *in, seg::detail::row_tiles tiles, Wel
 }
 
 extern "C" size_t seg_variance_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
+  return num_segments ? seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
 }
 
 extern "C" cudaError_t seg_variance_segmented(const float *d_in, const long long *d_offsets, size_t num_segments,
@@ -1763,16 +1764,16 @@ extern "C" cudaError_t seg_variance_segmented(const float *d_in, const long long
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)seg_variance_segmented_kernel, cache, &c);
+  seg::detail::LaunchConfig c;
+  cudaError_t err = seg::detail::launch_config((const void *)seg_variance_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const seg::detail::temp_slots<Welford> t = seg::detail::temp_slots_in<Welford>(d_temp);
   seg_variance_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, seg::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      seg::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -1780,7 +1781,7 @@ extern "C" size_t seg_variance_rows_temp_bytes(size_t num_rows, size_t row_lengt
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= seg::detail::segment_chunk_min(4))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(Welford), alignof(Welford));
+  const size_t flat = seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford));
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= seg::detail::long_row_tiles_max_bytes)
     return flat;
@@ -1789,7 +1790,7 @@ extern "C" size_t seg_variance_rows_temp_bytes(size_t num_rows, size_t row_lengt
   const size_t parts = seg::detail::row_group_most_parts(row_length * 4);
   if (num_rows > seg::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
+  const size_t groups = seg::detail::temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -1804,13 +1805,13 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  seg::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = seg::detail::launch_config((const void *)seg_variance_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = seg::detail::row_group_parts(
@@ -1820,10 +1821,10 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
+    const seg::detail::temp_slots<Welford> t = parts > 1 ? seg::detail::temp_slots_in<Welford>(d_temp, slots) : seg::detail::temp_slots<Welford>{};
     seg_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, seg::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, seg::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -1843,7 +1844,7 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
     seg::detail::row_tiles one_tile;
     if (seg::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)seg_variance_row_blocks_kernel, blocks_cache, &c);
+      err = seg::detail::launch_config((const void *)seg_variance_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * seg::detail::groups_per_lane(c.items, 16)) {
@@ -1874,7 +1875,7 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
                                                                                  : row_form::short_rows>};
     int form = (int)seg::detail::form_of(tiles, seg::detail::variance_op::commutative, 16);
     if (form == (int)row_form::short_rows && seg::detail::dense_short_rows_pay<Welford>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = seg::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -1882,7 +1883,7 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -1894,7 +1895,7 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = seg::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -1931,14 +1932,14 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
   typedef void (*rows_kernel)(const float *in, seg::detail::row_offsets, Welford *, Welford *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? seg_variance_split_rows_kernel : seg_variance_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = seg::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = seg::detail::ceil_div(num_rows * row_length, seg::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const seg::detail::temp_slots<Welford> t = seg::detail::temp_slots_in<Welford>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, seg::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, seg::detail::next_tag());
   return cudaGetLastError();
 }
 

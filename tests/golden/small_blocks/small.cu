@@ -33,7 +33,8 @@ extern "C" cudaError_t small_device_tuning(int device, small_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace small::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -114,7 +115,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace small::detail
 
 /* ---- total ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -136,7 +137,7 @@ small_total_kernel(const int *in, size_t n, size_t head, bool vector, int *out, 
 
 extern "C" size_t small_total_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(int), alignof(int));
+  return small::detail::temp_bytes_for(sizeof(int), alignof(int));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -148,8 +149,8 @@ static cudaError_t small_total_launch(const int *d_in, size_t n, int *d_out, voi
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < small_total_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int) != 0 || (uintptr_t)d_out % alignof(int) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)small_total_kernel<Finish>, cache, &c);
+  small::detail::LaunchConfig c;
+  cudaError_t err = small::detail::launch_config((const void *)small_total_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -162,7 +163,7 @@ static cudaError_t small_total_launch(const int *d_in, size_t n, int *d_out, voi
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < small::detail::max_grid - 2 ? (size_t)c.grid : small::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -170,9 +171,9 @@ static cudaError_t small_total_launch(const int *d_in, size_t n, int *d_out, voi
   if (needed > 0)
     grid = (unsigned int)(small::detail::total_op::commutative ? small::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : small::detail::ceil_div(small::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  const small::detail::temp_slots<int> t = small::detail::temp_slots_in<int>(d_temp);
   small_total_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + small::detail::max_grid - 1, small::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -255,7 +256,7 @@ small_total_row_tiles_kernel(const int *in, small::detail::row_tiles tiles, int 
 }
 
 extern "C" size_t small_total_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(int), alignof(int)) : 0;
+  return num_segments ? small::detail::temp_bytes_for(sizeof(int), alignof(int)) : 0;
 }
 
 extern "C" cudaError_t small_total_segmented(const int *d_in, const long long *d_offsets, size_t num_segments,
@@ -269,16 +270,16 @@ extern "C" cudaError_t small_total_segmented(const int *d_in, const long long *d
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)small_total_segmented_kernel, cache, &c);
+  small::detail::LaunchConfig c;
+  cudaError_t err = small::detail::launch_config((const void *)small_total_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  const small::detail::temp_slots<int> t = small::detail::temp_slots_in<int>(d_temp);
   small_total_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, small::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      small::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -286,7 +287,7 @@ extern "C" size_t small_total_rows_temp_bytes(size_t num_rows, size_t row_length
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= small::detail::segment_chunk_min(4))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(int), alignof(int));
+  const size_t flat = small::detail::temp_bytes_for(sizeof(int), alignof(int));
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= small::detail::long_row_tiles_max_bytes)
     return flat;
@@ -295,7 +296,7 @@ extern "C" size_t small_total_rows_temp_bytes(size_t num_rows, size_t row_length
   const size_t parts = small::detail::row_group_most_parts(row_length * 4);
   if (num_rows > small::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(int), alignof(int), num_rows * parts);
+  const size_t groups = small::detail::temp_bytes_for(sizeof(int), alignof(int), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -310,13 +311,13 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  small::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)small_total_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = small::detail::launch_config((const void *)small_total_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = small::detail::row_group_parts(
@@ -326,10 +327,10 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<int> t = parts > 1 ? temp_slots_in<int>(d_temp, slots) : temp_slots<int>{};
+    const small::detail::temp_slots<int> t = parts > 1 ? small::detail::temp_slots_in<int>(d_temp, slots) : small::detail::temp_slots<int>{};
     small_total_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, small::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, small::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -349,7 +350,7 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
     small::detail::row_tiles one_tile;
     if (small::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)small_total_row_blocks_kernel, blocks_cache, &c);
+      err = small::detail::launch_config((const void *)small_total_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * small::detail::groups_per_lane(c.items, 16)) {
@@ -380,7 +381,7 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
                                                                                  : row_form::short_rows>};
     int form = (int)small::detail::form_of(tiles, small::detail::total_op::commutative, 16);
     if (form == (int)row_form::short_rows && small::detail::dense_short_rows_pay<int>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = small::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -388,7 +389,7 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = small::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -400,7 +401,7 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = small::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -437,14 +438,14 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
   typedef void (*rows_kernel)(const int *in, small::detail::row_offsets, int *, int *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? small_total_split_rows_kernel : small_total_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = small::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = small::detail::ceil_div(num_rows * row_length, small::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<int> t = temp_slots_in<int>(d_temp);
+  const small::detail::temp_slots<int> t = small::detail::temp_slots_in<int>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, small::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, small::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -490,7 +491,7 @@ small_variance_kernel(const float *in, size_t n, size_t head, bool vector, Welfo
 
 extern "C" size_t small_variance_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Welford), alignof(Welford));
+  return small::detail::temp_bytes_for(sizeof(Welford), alignof(Welford));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -502,8 +503,8 @@ static cudaError_t small_variance_launch(const float *d_in, size_t n, Welford *d
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < small_variance_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(Welford) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)small_variance_kernel<Finish>, cache, &c);
+  small::detail::LaunchConfig c;
+  cudaError_t err = small::detail::launch_config((const void *)small_variance_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -516,7 +517,7 @@ static cudaError_t small_variance_launch(const float *d_in, size_t n, Welford *d
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < small::detail::max_grid - 2 ? (size_t)c.grid : small::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -524,9 +525,9 @@ static cudaError_t small_variance_launch(const float *d_in, size_t n, Welford *d
   if (needed > 0)
     grid = (unsigned int)(small::detail::variance_op::commutative ? small::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : small::detail::ceil_div(small::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const small::detail::temp_slots<Welford> t = small::detail::temp_slots_in<Welford>(d_temp);
   small_variance_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + small::detail::max_grid - 1, small::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -609,7 +610,7 @@ small_variance_row_tiles_kernel(const float *in, small::detail::row_tiles tiles,
 }
 
 extern "C" size_t small_variance_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
+  return num_segments ? small::detail::temp_bytes_for(sizeof(Welford), alignof(Welford)) : 0;
 }
 
 extern "C" cudaError_t small_variance_segmented(const float *d_in, const long long *d_offsets, size_t num_segments,
@@ -623,16 +624,16 @@ extern "C" cudaError_t small_variance_segmented(const float *d_in, const long lo
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)small_variance_segmented_kernel, cache, &c);
+  small::detail::LaunchConfig c;
+  cudaError_t err = small::detail::launch_config((const void *)small_variance_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const small::detail::temp_slots<Welford> t = small::detail::temp_slots_in<Welford>(d_temp);
   small_variance_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, small::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      small::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -640,7 +641,7 @@ extern "C" size_t small_variance_rows_temp_bytes(size_t num_rows, size_t row_len
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= small::detail::segment_chunk_min(4))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(Welford), alignof(Welford));
+  const size_t flat = small::detail::temp_bytes_for(sizeof(Welford), alignof(Welford));
   if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
       row_length * 4 <= small::detail::long_row_tiles_max_bytes)
     return flat;
@@ -649,7 +650,7 @@ extern "C" size_t small_variance_rows_temp_bytes(size_t num_rows, size_t row_len
   const size_t parts = small::detail::row_group_most_parts(row_length * 4);
   if (num_rows > small::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
+  const size_t groups = small::detail::temp_bytes_for(sizeof(Welford), alignof(Welford), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -664,13 +665,13 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  small::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)small_variance_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = small::detail::launch_config((const void *)small_variance_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = small::detail::row_group_parts(
@@ -680,10 +681,10 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<Welford> t = parts > 1 ? temp_slots_in<Welford>(d_temp, slots) : temp_slots<Welford>{};
+    const small::detail::temp_slots<Welford> t = parts > 1 ? small::detail::temp_slots_in<Welford>(d_temp, slots) : small::detail::temp_slots<Welford>{};
     small_variance_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, small::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, small::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -703,7 +704,7 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
     small::detail::row_tiles one_tile;
     if (small::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)small_variance_row_blocks_kernel, blocks_cache, &c);
+      err = small::detail::launch_config((const void *)small_variance_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * small::detail::groups_per_lane(c.items, 16)) {
@@ -734,7 +735,7 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
                                                                                  : row_form::short_rows>};
     int form = (int)small::detail::form_of(tiles, small::detail::variance_op::commutative, 16);
     if (form == (int)row_form::short_rows && small::detail::dense_short_rows_pay<Welford>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = small::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -742,7 +743,7 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = small::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -754,7 +755,7 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = small::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -791,14 +792,14 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
   typedef void (*rows_kernel)(const float *in, small::detail::row_offsets, Welford *, Welford *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? small_variance_split_rows_kernel : small_variance_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = small::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = small::detail::ceil_div(num_rows * row_length, small::detail::segment_chunk_min(4));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<Welford> t = temp_slots_in<Welford>(d_temp);
+  const small::detail::temp_slots<Welford> t = small::detail::temp_slots_in<Welford>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, small::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, small::detail::next_tag());
   return cudaGetLastError();
 }
 

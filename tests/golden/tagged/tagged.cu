@@ -32,7 +32,8 @@ extern "C" cudaError_t tagged_device_tuning(int device, tagged_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace tagged::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace tagged::detail
 
 /* ---- range ----
  * Input: 4-byte elements are read as groups of 4 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ tagged_range_kernel(const float *in, size_t n, size_t head, bool vector, MinMax 
 
 extern "C" size_t tagged_range_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(MinMax), alignof(MinMax));
+  return tagged::detail::temp_bytes_for(sizeof(MinMax), alignof(MinMax));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t tagged_range_launch(const float *d_in, size_t n, MinMax *d_ou
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_range_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float) != 0 || (uintptr_t)d_out % alignof(MinMax) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)tagged_range_kernel<Finish>, cache, &c);
+  tagged::detail::LaunchConfig c;
+  cudaError_t err = tagged::detail::launch_config((const void *)tagged_range_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -161,7 +162,7 @@ static cudaError_t tagged_range_launch(const float *d_in, size_t n, MinMax *d_ou
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < tagged::detail::max_grid - 2 ? (size_t)c.grid : tagged::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t tagged_range_launch(const float *d_in, size_t n, MinMax *d_ou
   if (needed > 0)
     grid = (unsigned int)(tagged::detail::range_op::commutative ? tagged::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<MinMax> t = temp_slots_in<MinMax>(d_temp);
+  const tagged::detail::temp_slots<MinMax> t = tagged::detail::temp_slots_in<MinMax>(d_temp);
   tagged_range_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + tagged::detail::max_grid - 1, tagged::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -206,7 +207,7 @@ tagged_last_span_kernel(const Window *in, size_t n, size_t head, bool vector, Wi
 
 extern "C" size_t tagged_last_span_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Window), alignof(Window));
+  return tagged::detail::temp_bytes_for(sizeof(Window), alignof(Window));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -218,8 +219,8 @@ static cudaError_t tagged_last_span_launch(const Window *d_in, size_t n, Window 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < tagged_last_span_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Window) != 0 || (uintptr_t)d_out % alignof(Window) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)tagged_last_span_kernel<Finish>, cache, &c);
+  tagged::detail::LaunchConfig c;
+  cudaError_t err = tagged::detail::launch_config((const void *)tagged_last_span_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 0;
@@ -232,7 +233,7 @@ static cudaError_t tagged_last_span_launch(const Window *d_in, size_t n, Window 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < tagged::detail::max_grid - 2 ? (size_t)c.grid : tagged::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -240,9 +241,9 @@ static cudaError_t tagged_last_span_launch(const Window *d_in, size_t n, Window 
   if (needed > 0)
     grid = (unsigned int)(tagged::detail::last_span_op::commutative ? tagged::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : tagged::detail::ceil_div(tagged::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Window> t = temp_slots_in<Window>(d_temp);
+  const tagged::detail::temp_slots<Window> t = tagged::detail::temp_slots_in<Window>(d_temp);
   tagged_last_span_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + tagged::detail::max_grid - 1, tagged::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

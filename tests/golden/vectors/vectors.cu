@@ -32,7 +32,8 @@ extern "C" cudaError_t vectors_device_tuning(int device, vectors_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace vectors::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace vectors::detail
 
 /* ---- sum4 ----
  * Input: 16-byte elements are read as groups of 1 in 1 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ vectors_sum4_kernel(const float4 *in, size_t n, size_t head, bool vector, float4
 
 extern "C" size_t vectors_sum4_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(float4), alignof(float4));
+  return vectors::detail::temp_bytes_for(sizeof(float4), alignof(float4));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t vectors_sum4_launch(const float4 *d_in, size_t n, float4 *d_o
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_sum4_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float4) != 0 || (uintptr_t)d_out % alignof(float4) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_sum4_kernel<Finish>, cache, &c);
+  vectors::detail::LaunchConfig c;
+  cudaError_t err = vectors::detail::launch_config((const void *)vectors_sum4_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -161,7 +162,7 @@ static cudaError_t vectors_sum4_launch(const float4 *d_in, size_t n, float4 *d_o
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < vectors::detail::max_grid - 2 ? (size_t)c.grid : vectors::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t vectors_sum4_launch(const float4 *d_in, size_t n, float4 *d_o
   if (needed > 0)
     grid = (unsigned int)(vectors::detail::sum4_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<float4> t = temp_slots_in<float4>(d_temp);
+  const vectors::detail::temp_slots<float4> t = vectors::detail::temp_slots_in<float4>(d_temp);
   vectors_sum4_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + vectors::detail::max_grid - 1, vectors::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -214,7 +215,7 @@ vectors_max2_kernel(const int2 *in, size_t n, size_t head, bool vector, int2 *ou
 
 extern "C" size_t vectors_max2_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(int2), alignof(int2));
+  return vectors::detail::temp_bytes_for(sizeof(int2), alignof(int2));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -226,8 +227,8 @@ static cudaError_t vectors_max2_launch(const int2 *d_in, size_t n, int2 *d_out, 
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_max2_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(int2) != 0 || (uintptr_t)d_out % alignof(int2) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_max2_kernel<Finish>, cache, &c);
+  vectors::detail::LaunchConfig c;
+  cudaError_t err = vectors::detail::launch_config((const void *)vectors_max2_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 2;
@@ -240,7 +241,7 @@ static cudaError_t vectors_max2_launch(const int2 *d_in, size_t n, int2 *d_out, 
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < vectors::detail::max_grid - 2 ? (size_t)c.grid : vectors::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -248,9 +249,9 @@ static cudaError_t vectors_max2_launch(const int2 *d_in, size_t n, int2 *d_out, 
   if (needed > 0)
     grid = (unsigned int)(vectors::detail::max2_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<int2> t = temp_slots_in<int2>(d_temp);
+  const vectors::detail::temp_slots<int2> t = vectors::detail::temp_slots_in<int2>(d_temp);
   vectors_max2_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + vectors::detail::max_grid - 1, vectors::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -293,7 +294,7 @@ vectors_rgbsum_kernel(const uchar3 *in, size_t n, size_t head, bool vector, uint
 
 extern "C" size_t vectors_rgbsum_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(uint3), alignof(uint3));
+  return vectors::detail::temp_bytes_for(sizeof(uint3), alignof(uint3));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -305,8 +306,8 @@ static cudaError_t vectors_rgbsum_launch(const uchar3 *d_in, size_t n, uint3 *d_
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_rgbsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(uchar3) != 0 || (uintptr_t)d_out % alignof(uint3) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_rgbsum_kernel<Finish>, cache, &c);
+  vectors::detail::LaunchConfig c;
+  cudaError_t err = vectors::detail::launch_config((const void *)vectors_rgbsum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 16;
@@ -319,7 +320,7 @@ static cudaError_t vectors_rgbsum_launch(const uchar3 *d_in, size_t n, uint3 *d_
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < vectors::detail::max_grid - 2 ? (size_t)c.grid : vectors::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -327,9 +328,9 @@ static cudaError_t vectors_rgbsum_launch(const uchar3 *d_in, size_t n, uint3 *d_
   if (needed > 0)
     grid = (unsigned int)(vectors::detail::rgbsum_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<uint3> t = temp_slots_in<uint3>(d_temp);
+  const vectors::detail::temp_slots<uint3> t = vectors::detail::temp_slots_in<uint3>(d_temp);
   vectors_rgbsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + vectors::detail::max_grid - 1, vectors::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -412,7 +413,7 @@ vectors_rgbsum_row_tiles_kernel(const uchar3 *in, vectors::detail::row_tiles til
 }
 
 extern "C" size_t vectors_rgbsum_segmented_temp_bytes(size_t num_segments) {
-  return num_segments ? temp_bytes_for(sizeof(uint3), alignof(uint3)) : 0;
+  return num_segments ? vectors::detail::temp_bytes_for(sizeof(uint3), alignof(uint3)) : 0;
 }
 
 extern "C" cudaError_t vectors_rgbsum_segmented(const uchar3 *d_in, const long long *d_offsets, size_t num_segments,
@@ -426,16 +427,16 @@ extern "C" cudaError_t vectors_rgbsum_segmented(const uchar3 *d_in, const long l
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_rgbsum_segmented_kernel, cache, &c);
+  vectors::detail::LaunchConfig c;
+  cudaError_t err = vectors::detail::launch_config((const void *)vectors_rgbsum_segmented_kernel, cache, &c);
   if (err != cudaSuccess)
     return err;
   /* the lengths are on the device: every block reads them, and blocks past
    * the elements return at once */
-  const temp_slots<uint3> t = temp_slots_in<uint3>(d_temp);
+  const vectors::detail::temp_slots<uint3> t = vectors::detail::temp_slots_in<uint3>(d_temp);
   vectors_rgbsum_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
       d_in, vectors::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      next_tag());
+      vectors::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -443,7 +444,7 @@ extern "C" size_t vectors_rgbsum_rows_temp_bytes(size_t num_rows, size_t row_len
   /* rows that fit in a block's chunk never cross blocks: no scratch */
   if (!num_rows || row_length <= vectors::detail::segment_chunk_min(3))
     return 0;
-  const size_t flat = temp_bytes_for(sizeof(uint3), alignof(uint3));
+  const size_t flat = vectors::detail::temp_bytes_for(sizeof(uint3), alignof(uint3));
   if (num_rows == 1 || row_length > SIZE_MAX / 3 ||
       row_length * 3 <= vectors::detail::long_row_tiles_max_bytes)
     return flat;
@@ -452,7 +453,7 @@ extern "C" size_t vectors_rgbsum_rows_temp_bytes(size_t num_rows, size_t row_len
   const size_t parts = vectors::detail::row_group_most_parts(row_length * 3);
   if (num_rows > vectors::detail::row_groups_max_blocks / parts)
     return flat;
-  const size_t groups = temp_bytes_for(sizeof(uint3), alignof(uint3), num_rows * parts);
+  const size_t groups = vectors::detail::temp_bytes_for(sizeof(uint3), alignof(uint3), num_rows * parts);
   return groups > flat ? groups : flat;
 }
 
@@ -467,13 +468,13 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
+  vectors::detail::LaunchConfig c;
   cudaError_t err;
   /* a group of blocks per row (reduce_row_groups); *launched stays false
    * where the launch would pass the grid's limit */
   auto in_groups = [&](bool *launched) -> cudaError_t {
     static unsigned long long groups_cache[64];
-    cudaError_t e = launch_config((const void *)vectors_rgbsum_row_groups_kernel, groups_cache, &c);
+    cudaError_t e = vectors::detail::launch_config((const void *)vectors_rgbsum_row_groups_kernel, groups_cache, &c);
     if (e != cudaSuccess)
       return e;
     const size_t parts = vectors::detail::row_group_parts(
@@ -483,10 +484,10 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
       return cudaSuccess;
     /* a slot per block where a row has several (no scratch for one) */
     const size_t slots = num_rows * parts;
-    const temp_slots<uint3> t = parts > 1 ? temp_slots_in<uint3>(d_temp, slots) : temp_slots<uint3>{};
+    const vectors::detail::temp_slots<uint3> t = parts > 1 ? vectors::detail::temp_slots_in<uint3>(d_temp, slots) : vectors::detail::temp_slots<uint3>{};
     vectors_rgbsum_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
         d_in, vectors::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, next_tag());
+        t.flags, vectors::detail::next_tag());
     *launched = true;
     return cudaGetLastError();
   };
@@ -506,7 +507,7 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
     vectors::detail::row_tiles one_tile;
     if (vectors::detail::plan_row_tiles(d_in, 3, row_length, num_rows, 16, &one_tile)) {
       static unsigned long long blocks_cache[64];
-      err = launch_config((const void *)vectors_rgbsum_row_blocks_kernel, blocks_cache, &c);
+      err = vectors::detail::launch_config((const void *)vectors_rgbsum_row_blocks_kernel, blocks_cache, &c);
       if (err != cudaSuccess)
         return err;
       if (one_tile.row_groups <= (size_t)c.block * vectors::detail::groups_per_lane(c.items, 48)) {
@@ -537,7 +538,7 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
                                                                                  : row_form::short_rows>};
     int form = (int)vectors::detail::form_of(tiles, vectors::detail::rgbsum_op::commutative, 48);
     if (form == (int)row_form::short_rows && vectors::detail::dense_short_rows_pay<uint3>()) {
-      err = launch_config((const void *)kernels[row_form::dense_short_rows],
+      err = vectors::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
                           tiles_cache[row_form::dense_short_rows], &c);
       if (err != cudaSuccess)
         return err;
@@ -545,7 +546,7 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
         form = (int)row_form::dense_short_rows;
     }
     if (form != (int)row_form::dense_short_rows) {
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = vectors::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -557,7 +558,7 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
       form = (int)row_form::grouped_rows;
       tiles.lanes = (unsigned int)tiles.row_groups;
       tiles.chunks = 1;
-      err = launch_config((const void *)kernels[form], tiles_cache[form], &c);
+      err = vectors::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
       if (err != cudaSuccess)
         return err;
     }
@@ -594,14 +595,14 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
   typedef void (*rows_kernel)(const uchar3 *in, vectors::detail::row_offsets, uint3 *, uint3 *, unsigned long long *,
                               unsigned long long);
   const rows_kernel kernel = split ? vectors_rgbsum_split_rows_kernel : vectors_rgbsum_rows_kernel;
-  err = launch_config((const void *)kernel, split ? split_cache : cache, &c);
+  err = vectors::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t blocks = vectors::detail::ceil_div(num_rows * row_length, vectors::detail::segment_chunk_min(3));
   const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const temp_slots<uint3> t = temp_slots_in<uint3>(d_temp);
+  const vectors::detail::temp_slots<uint3> t = vectors::detail::temp_slots_in<uint3>(d_temp);
   kernel<<<grid, c.block, 0, stream>>>(d_in, vectors::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, next_tag());
+                                       t.partials, t.flags, vectors::detail::next_tag());
   return cudaGetLastError();
 }
 
@@ -647,7 +648,7 @@ vectors_hsum_kernel(const __half2 *in, size_t n, size_t head, bool vector, __hal
 
 extern "C" size_t vectors_hsum_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(__half2), alignof(__half2));
+  return vectors::detail::temp_bytes_for(sizeof(__half2), alignof(__half2));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -659,8 +660,8 @@ static cudaError_t vectors_hsum_launch(const __half2 *d_in, size_t n, __half2 *d
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_hsum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(__half2) != 0 || (uintptr_t)d_out % alignof(__half2) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_hsum_kernel<Finish>, cache, &c);
+  vectors::detail::LaunchConfig c;
+  cudaError_t err = vectors::detail::launch_config((const void *)vectors_hsum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 4;
@@ -673,7 +674,7 @@ static cudaError_t vectors_hsum_launch(const __half2 *d_in, size_t n, __half2 *d
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < vectors::detail::max_grid - 2 ? (size_t)c.grid : vectors::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -681,9 +682,9 @@ static cudaError_t vectors_hsum_launch(const __half2 *d_in, size_t n, __half2 *d
   if (needed > 0)
     grid = (unsigned int)(vectors::detail::hsum_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<__half2> t = temp_slots_in<__half2>(d_temp);
+  const vectors::detail::temp_slots<__half2> t = vectors::detail::temp_slots_in<__half2>(d_temp);
   vectors_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + vectors::detail::max_grid - 1, vectors::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -726,7 +727,7 @@ vectors_samples_kernel(const Sample *in, size_t n, size_t head, bool vector, Sam
 
 extern "C" size_t vectors_samples_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Sample), alignof(Sample));
+  return vectors::detail::temp_bytes_for(sizeof(Sample), alignof(Sample));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -738,8 +739,8 @@ static cudaError_t vectors_samples_launch(const Sample *d_in, size_t n, Sample *
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vectors_samples_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Sample) != 0 || (uintptr_t)d_out % alignof(Sample) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vectors_samples_kernel<Finish>, cache, &c);
+  vectors::detail::LaunchConfig c;
+  cudaError_t err = vectors::detail::launch_config((const void *)vectors_samples_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 0;
@@ -752,7 +753,7 @@ static cudaError_t vectors_samples_launch(const Sample *d_in, size_t n, Sample *
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < vectors::detail::max_grid - 2 ? (size_t)c.grid : vectors::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -760,9 +761,9 @@ static cudaError_t vectors_samples_launch(const Sample *d_in, size_t n, Sample *
   if (needed > 0)
     grid = (unsigned int)(vectors::detail::samples_op::commutative ? vectors::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vectors::detail::ceil_div(vectors::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Sample> t = temp_slots_in<Sample>(d_temp);
+  const vectors::detail::temp_slots<Sample> t = vectors::detail::temp_slots_in<Sample>(d_temp);
   vectors_samples_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + vectors::detail::max_grid - 1, vectors::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -32,7 +32,8 @@ extern "C" cudaError_t vhdr_device_tuning(int device, vhdr_tuning *out) {
   return cudaSuccess;
 }
 
-namespace {
+/* In the module's namespace, so that no declaration of the user's can meet them. */
+namespace vhdr::detail {
 
 /* The largest grid: it bounds the partials in the temporary storage. */
 const unsigned int max_grid = 2048;
@@ -113,7 +114,7 @@ template <class A> temp_slots<A> temp_slots_in(void *d_temp, size_t slots = max_
   return {(unsigned long long *)base, (A *)(base + (slots * sizeof(unsigned long long) + a - 1) / a * a)};
 }
 
-} // namespace
+} // namespace vhdr::detail
 
 /* ---- psum ----
  * Input: 48-byte elements are read as groups of 1 in 3 x 16-byte loads (after a head of at most 15 elements peeled to a 16-byte boundary), or element by element with ldg when the input cannot be aligned.
@@ -135,7 +136,7 @@ vhdr_psum_kernel(const Particle *in, size_t n, size_t head, bool vector, Particl
 
 extern "C" size_t vhdr_psum_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Particle), alignof(Particle));
+  return vhdr::detail::temp_bytes_for(sizeof(Particle), alignof(Particle));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -147,8 +148,8 @@ static cudaError_t vhdr_psum_launch(const Particle *d_in, size_t n, Particle *d_
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vhdr_psum_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(Particle) != 0 || (uintptr_t)d_out % alignof(Particle) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vhdr_psum_kernel<Finish>, cache, &c);
+  vhdr::detail::LaunchConfig c;
+  cudaError_t err = vhdr::detail::launch_config((const void *)vhdr_psum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -161,7 +162,7 @@ static cudaError_t vhdr_psum_launch(const Particle *d_in, size_t n, Particle *d_
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < vhdr::detail::max_grid - 2 ? (size_t)c.grid : vhdr::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -169,9 +170,9 @@ static cudaError_t vhdr_psum_launch(const Particle *d_in, size_t n, Particle *d_
   if (needed > 0)
     grid = (unsigned int)(vhdr::detail::psum_op::commutative ? vhdr::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vhdr::detail::ceil_div(vhdr::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Particle> t = temp_slots_in<Particle>(d_temp);
+  const vhdr::detail::temp_slots<Particle> t = vhdr::detail::temp_slots_in<Particle>(d_temp);
   vhdr_psum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + vhdr::detail::max_grid - 1, vhdr::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 
@@ -214,7 +215,7 @@ vhdr_moments_kernel(const float4 *in, size_t n, size_t head, bool vector, Moment
 
 extern "C" size_t vhdr_moments_temp_bytes(size_t n) {
   (void)n;
-  return temp_bytes_for(sizeof(Moments), alignof(Moments));
+  return vhdr::detail::temp_bytes_for(sizeof(Moments), alignof(Moments));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -226,8 +227,8 @@ static cudaError_t vhdr_moments_launch(const float4 *d_in, size_t n, Moments *d_
   if (!d_out || !d_temp || (n > 0 && !d_in) || temp_bytes < vhdr_moments_temp_bytes(n) ||
       (uintptr_t)d_in % alignof(float4) != 0 || (uintptr_t)d_out % alignof(Moments) != 0)
     return cudaErrorInvalidValue;
-  LaunchConfig c;
-  cudaError_t err = launch_config((const void *)vhdr_moments_kernel<Finish>, cache, &c);
+  vhdr::detail::LaunchConfig c;
+  cudaError_t err = vhdr::detail::launch_config((const void *)vhdr_moments_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
   const size_t per_group = 1;
@@ -240,7 +241,7 @@ static cudaError_t vhdr_moments_launch(const float4 *d_in, size_t n, Moments *d_
   /* the last flag holds the ticket and the one before it the sum word
    * (packs_in_ticket), and the tail may take the partial after the last
    * block's */
-  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  const size_t most = (size_t)c.grid < vhdr::detail::max_grid - 2 ? (size_t)c.grid : vhdr::detail::max_grid - 2;
   unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
   /* only the blocks that get a share: whole tiles per block (commutative),
    * groups per warp (ordered) */
@@ -248,9 +249,9 @@ static cudaError_t vhdr_moments_launch(const float4 *d_in, size_t n, Moments *d_
   if (needed > 0)
     grid = (unsigned int)(vhdr::detail::moments_op::commutative ? vhdr::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
                                              : vhdr::detail::ceil_div(vhdr::detail::busy_parts(groups, grid * warps), warps));
-  const temp_slots<Moments> t = temp_slots_in<Moments>(d_temp);
+  const vhdr::detail::temp_slots<Moments> t = vhdr::detail::temp_slots_in<Moments>(d_temp);
   vhdr_moments_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
-                                                  t.flags + max_grid - 1, next_tag(), finish);
+                                                  t.flags + vhdr::detail::max_grid - 1, vhdr::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
 

@@ -683,7 +683,18 @@ __host__ __device__ __forceinline__ bool bits_equal(const Moments &a, const Mome
 /* ---- reductions ---- */
 namespace detail {
 
-/* ---- reductions: shared machinery ---- */
+/* ---- reductions: per-thread operations and loads ---- */
+
+/* The module's per-type shuffles and loads, called as detail::ldg and
+ * detail::shfl_sync like every other function of gpugen's: a qualified call
+ * never meets a function of the user's through argument-dependent lookup.
+ * detail::ldg also reads an "input" list's arrays (overloads beside each
+ * reduction's op). */
+using vhdr::ldg;
+using vhdr::shfl_sync;
+using vhdr::shfl_up_sync;
+using vhdr::shfl_down_sync;
+using vhdr::shfl_xor_sync;
 
 /* Integer arithmetic wraps (in unsigned arithmetic, so overflow is defined
  * and every summation order gives the same bits). */
@@ -765,7 +776,7 @@ constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
  * spec's own tuning is checked against the same limits; this caps the
  * kernels that derive more blocks from a small tuned block. */
 __host__ __device__ constexpr int sm_min_blocks(int block, int wanted) {
-  return clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
+  return detail::clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
 }
 __host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -774,7 +785,7 @@ __host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + 
  * same, so the host launches only those (the kernel derives the share from
  * gridDim.x) and no block publishes an identity for the merge. */
 __host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
-  return ceil_div(total, ceil_div(total, parts));
+  return detail::ceil_div(total, detail::ceil_div(total, parts));
 }
 
 /* The grid for `tiles` whole tiles, at most `most` blocks on `sms` SMs. An
@@ -785,11 +796,11 @@ __host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
  * tiles on the busiest SM), not 342 of 3 (9); 16384 tiles keep 391 blocks
  * (126) rather than 132 (125). */
 __host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size_t sms) {
-  size_t best = busy_parts(tiles, most);
-  size_t best_load = ceil_div(best, sms) * ceil_div(tiles, best);
+  size_t best = detail::busy_parts(tiles, most);
+  size_t best_load = detail::ceil_div(best, sms) * detail::ceil_div(tiles, best);
   for (size_t wave = most / sms * sms; wave >= sms; wave -= sms) {
-    const size_t parts = busy_parts(tiles, wave);
-    const size_t load = ceil_div(parts, sms) * ceil_div(tiles, parts);
+    const size_t parts = detail::busy_parts(tiles, wave);
+    const size_t load = detail::ceil_div(parts, sms) * detail::ceil_div(tiles, parts);
     if (16 * load <= 15 * best_load)
       best = parts, best_load = load;
   }
@@ -801,11 +812,11 @@ __host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size
  * element fallback takes at most 4 (it only serves inputs that cannot be
  * aligned, and its registers count against every kernel). */
 __host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
-  return clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
+  return detail::clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
 }
 
 __host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, int size) {
-  return clamp_int(groups_per_lane(items_per_thread, size), 1, 4);
+  return detail::clamp_int(detail::groups_per_lane(items_per_thread, size), 1, 4);
 }
 
 /* Whether every pointer aligned for T reaches a 16-byte boundary within 16
@@ -865,6 +876,135 @@ template <class Op> struct input_of<Op, typename always_void<typename Op::source
   static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
 };
 
+/* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
+ * the whole aligned 256-byte block on a miss: for lanes that each walk
+ * their own run of memory, whose 16-byte loads would otherwise reach DRAM
+ * one 32-byte sector at a time. */
+template <int PREFETCH> __device__ __forceinline__ uint4 load16(const uint4 *p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (PREFETCH == 256) {
+    uint4 r;
+    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+    return r;
+  }
+#endif
+  return __ldg(p);
+}
+
+/* Loads group g: U whole elements that fill VEC 16-byte words exactly
+ * (VECTOR), or one element with ldg's plan. */
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if (VECTOR) {
+    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
+    uint4 w[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; ++i)
+      w[i] = detail::load16<PREFETCH>(p + i);
+    memcpy(x, w, sizeof w);
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+
+} // namespace detail
+
+namespace detail {
+
+/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
+constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
+/* sum of float4, field by field */
+__host__ __device__ __forceinline__ float4 sum_of(const float4 &a, const float4 &b) {
+  float4 r;
+  r.x = detail::sum_of(a.x, b.x);
+  r.y = detail::sum_of(a.y, b.y);
+  r.z = detail::sum_of(a.z, b.z);
+  r.w = detail::sum_of(a.w, b.w);
+  return r;
+}
+/* sum of uchar3, field by field */
+__host__ __device__ __forceinline__ uchar3 sum_of(const uchar3 &a, const uchar3 &b) {
+  uchar3 r;
+  r.x = detail::sum_of(a.x, b.x);
+  r.y = detail::sum_of(a.y, b.y);
+  r.z = detail::sum_of(a.z, b.z);
+  return r;
+}
+/* sum of double2, field by field */
+__host__ __device__ __forceinline__ double2 sum_of(const double2 &a, const double2 &b) {
+  double2 r;
+  r.x = detail::sum_of(a.x, b.x);
+  r.y = detail::sum_of(a.y, b.y);
+  return r;
+}
+/* sum of Particle, field by field */
+__host__ __device__ __forceinline__ Particle sum_of(const Particle &a, const Particle &b) {
+  Particle r;
+  r.pos = detail::sum_of(a.pos, b.pos);
+  r.color = detail::sum_of(a.color, b.color);
+  r.range = detail::sum_of(a.range, b.range);
+  return r;
+}
+
+/* psum: builtin sum over Particle into Particle, commutative */
+struct psum_op {
+  typedef Particle input_type;
+  typedef Particle acc_type;
+  static constexpr bool commutative = true;
+  static constexpr bool packs_in_ticket = false;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r.pos.x = static_cast<float>(0x0p+0);
+    r.pos.y = static_cast<float>(0x0p+0);
+    r.pos.z = static_cast<float>(0x0p+0);
+    r.pos.w = static_cast<float>(0x0p+0);
+    r.color.x = static_cast<unsigned char>(0ULL);
+    r.color.y = static_cast<unsigned char>(0ULL);
+    r.color.z = static_cast<unsigned char>(0ULL);
+    r.range.x = static_cast<double>(0x0p+0);
+    r.range.y = static_cast<double>(0x0p+0);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return detail::sum_of(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return combine(a, static_cast<acc_type>(x));
+  }
+};
+
+/* moments: moments_fold then moments_combine over float4 into Moments, commutative */
+struct moments_op {
+  typedef float4 input_type;
+  typedef Moments acc_type;
+  static constexpr bool commutative = true;
+  static constexpr bool packs_in_ticket = false;
+  static __host__ __device__ __forceinline__ acc_type identity() {
+    acc_type r;
+    r.sum.x = static_cast<float>(0x0p+0);
+    r.sum.y = static_cast<float>(0x0p+0);
+    r.sum.z = static_cast<float>(0x0p+0);
+    r.sum.w = static_cast<float>(0x0p+0);
+    r.sumsq.x = static_cast<float>(0x0p+0);
+    r.sumsq.y = static_cast<float>(0x0p+0);
+    r.sumsq.z = static_cast<float>(0x0p+0);
+    r.sumsq.w = static_cast<float>(0x0p+0);
+    return r;
+  }
+  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
+    return ::moments_combine(a, b);
+  }
+  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
+    (void)index;
+    return ::moments_fold(a, x);
+  }
+};
+} // namespace detail
+namespace detail {
+
+/* ---- reductions: collectives, the single-pass protocol and the flat agent ---- */
+
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   T r;
@@ -903,7 +1043,7 @@ __device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::
                                                                    unsigned int mask, int width = WIDTH) {
 #pragma unroll
   for (int offset = 1; offset < WIDTH && offset < width; offset *= 2) {
-    typename Op::acc_type other = shfl_down_sync(mask, v, offset, WIDTH);
+    typename Op::acc_type other = detail::shfl_down_sync(mask, v, offset, WIDTH);
     if ((lane & (2 * offset - 1)) == 0 && (!BOUNDED || lane + offset < valid))
       v = Op::combine(v, other);
   }
@@ -913,7 +1053,7 @@ __device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::
 /* The same for the kernels' 1-D blocks, whose warps are full. */
 template <class Op, bool BOUNDED = false, int WIDTH = 32>
 __device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
-  return warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
+  return detail::warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
 }
 
 /* The least power of two >= n (n in 1..1024): the width of a tree over n
@@ -953,7 +1093,7 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
   constexpr int merging_lanes = (most_warps + GROUP - 1) / GROUP;
   const int lane = rank & 31, warp = rank >> 5, warps = (valid + 31) >> 5;
   const int in_warp = valid - 32 * warp;
-  v = warp_reduce_lanes<Op, true, 32>(v, lane, in_warp < 32 ? in_warp : 32, 0xffffffffu);
+  v = detail::warp_reduce_lanes<Op, true, 32>(v, lane, in_warp < 32 ? in_warp : 32, 0xffffffffu);
   if (lane == 0)
     scratch[warp] = v;
   __syncthreads();
@@ -974,8 +1114,8 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
       v = lane * GROUP < warps ? w[0] : Op::identity();
     }
     if constexpr (merging_lanes > 1)
-      v = warp_reduce_lanes<Op, true, 32>(v, lane, (warps + GROUP - 1) / GROUP, 0xffffffffu,
-                                          ceil_pow2(merging_lanes));
+      v = detail::warp_reduce_lanes<Op, true, 32>(v, lane, (warps + GROUP - 1) / GROUP, 0xffffffffu,
+                                          detail::ceil_pow2(merging_lanes));
     if (BROADCAST && lane == 0)
       scratch[32] = v;
   }
@@ -987,7 +1127,7 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
 template <class Op>
 __device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
                                                               int valid) {
-  return block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
+  return detail::block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
 }
 
 /* ---- the pieces for the user's own kernels (M_R_warp, M_R_block) ---- */
@@ -1042,11 +1182,11 @@ __device__ __forceinline__ typename Op::acc_type warp_piece(typename Op::acc_typ
   constexpr bool power_of_two = WIDTH >= 1 && WIDTH <= 32 && (WIDTH & (WIDTH - 1)) == 0;
   static_assert(power_of_two, "gpugen: a logical warp's width must be a power of two from 1 to 32");
   constexpr int G = power_of_two ? WIDTH : 32; /* one error for a wrong width, not several */
-  const int lane = lane_id();
+  const int lane = detail::lane_id();
   const unsigned int mask = (0xffffffffu >> (32 - G)) << (lane & ~(G - 1)); /* the group's lanes */
-  v = warp_reduce_lanes<Op, BOUNDED, G>(v, lane & (G - 1), valid, mask);
+  v = detail::warp_reduce_lanes<Op, BOUNDED, G>(v, lane & (G - 1), valid, mask);
   if constexpr (G > 1)
-    v = shfl_sync(mask, v, 0, G);
+    v = detail::shfl_sync(mask, v, 0, G);
   return BOUNDED && valid <= 0 ? Op::identity() : v;
 }
 
@@ -1061,15 +1201,15 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
   __shared__ typename Op::acc_type scratch[33];
   valid = valid < threads ? valid : threads;
   if (threads <= 32) { /* one warp: the same tree, without shared memory or barriers (missing lanes: see above) */
-    v = warp_reduce_lanes<Op, true, 32>(v, rank, valid, 0xffffffffu, THREADS > 0 ? ceil_pow2(THREADS) : 32);
-    return valid > 0 ? shfl_sync(0xffffffffu, v, 0) : Op::identity();
+    v = detail::warp_reduce_lanes<Op, true, 32>(v, rank, valid, 0xffffffffu, THREADS > 0 ? detail::ceil_pow2(THREADS) : 32);
+    return valid > 0 ? detail::shfl_sync(0xffffffffu, v, 0) : Op::identity();
   }
   if constexpr (THREADS > 0)
-    return block_reduce_ranked<Op, true, THREADS, 4>(v, scratch, valid, rank);
+    return detail::block_reduce_ranked<Op, true, THREADS, 4>(v, scratch, valid, rank);
   /* at run time: up to 4 warps merged in registers, more in the shuffled tree */
   if (threads <= 128)
-    return block_reduce_ranked<Op, true, 128, 4>(v, scratch, valid, rank);
-  return block_reduce_ranked<Op, true>(v, scratch, valid, rank);
+    return detail::block_reduce_ranked<Op, true, 128, 4>(v, scratch, valid, rank);
+  return detail::block_reduce_ranked<Op, true>(v, scratch, valid, rank);
 }
 
 /* The items forms with valid_items: the group's items [0, valid_items),
@@ -1078,16 +1218,16 @@ __device__ __forceinline__ typename Op::acc_type block_piece(typename Op::acc_ty
 template <class Op, int WIDTH, int N>
 __device__ __forceinline__ typename Op::acc_type warp_items_piece(const typename Op::acc_type (&items)[N],
                                                                   int valid_items) {
-  const int place = lane_id() % (WIDTH >= 1 ? WIDTH : 1); /* a wrong width: warp_piece's one error */
+  const int place = detail::lane_id() % (WIDTH >= 1 ? WIDTH : 1); /* a wrong width: warp_piece's one error */
   const int valid = valid_items > 0 ? valid_items : 0;
-  return warp_piece<Op, WIDTH, true>(thread_reduce_first<Op>(items, valid - place * N),
-                                     threads_holding(valid, N));
+  return detail::warp_piece<Op, WIDTH, true>(detail::thread_reduce_first<Op>(items, valid - place * N),
+                                     detail::threads_holding(valid, N));
 }
 template <class Op, int N>
 __device__ __forceinline__ typename Op::acc_type block_items_piece(const typename Op::acc_type (&items)[N],
                                                                    int valid_items, int rank, int threads) {
   const int valid = valid_items > 0 ? valid_items : 0;
-  return block_piece<Op>(thread_reduce_first<Op>(items, valid - rank * N), threads_holding(valid, N), rank, threads);
+  return detail::block_piece<Op>(detail::thread_reduce_first<Op>(items, valid - rank * N), detail::threads_holding(valid, N), rank, threads);
 }
 
 /* block_piece for a shape fixed at compile time (it must be the launch's). */
@@ -1095,39 +1235,8 @@ template <class Op, int BX, int BY, int BZ>
 __device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op::acc_type v, int valid) {
   static_assert(BX >= 1 && BY >= 1 && BZ >= 1 && BX * BY * BZ <= 1024,
                 "gpugen: a block shape has 1 to 1024 threads");
-  return block_piece<Op, BX * BY * BZ>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)),
+  return detail::block_piece<Op, BX * BY * BZ>(v, valid, (int)(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z)),
                                        BX * BY * BZ);
-}
-
-/* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
- * the whole aligned 256-byte block on a miss: for lanes that each walk
- * their own run of memory, whose 16-byte loads would otherwise reach DRAM
- * one 32-byte sector at a time. */
-template <int PREFETCH> __device__ __forceinline__ uint4 load16(const uint4 *p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (PREFETCH == 256) {
-    uint4 r;
-    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-    return r;
-  }
-#endif
-  return __ldg(p);
-}
-
-/* Loads group g: U whole elements that fill VEC 16-byte words exactly
- * (VECTOR), or one element with ldg's plan. */
-template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
-__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
-  if (VECTOR) {
-    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
-    uint4 w[VEC];
-#pragma unroll
-    for (int i = 0; i < VEC; ++i)
-      w[i] = load16<PREFETCH>(p + i);
-    memcpy(x, w, sizeof w);
-  } else {
-    x[0] = ldg(in + g);
-  }
 }
 
 /* Commutative operators: block-wide tiles of BLOCK * K groups, the first
@@ -1155,7 +1264,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
       T x[K][PER];
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+        detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
 #pragma unroll
       for (int k = 0; k < K; ++k)
         acc[k] = Op::fold(acc[k], x[k][0], first_index + base + k * 32 + lane);
@@ -1167,7 +1276,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
     size_t index = first_index + (base + lane) * PER;
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+      detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
     for (;;) {
       const size_t next = base + step;
       const bool more = next + 32 * K <= end;
@@ -1175,7 +1284,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
       if (more)
 #pragma unroll
         for (int k = 0; k < K; ++k)
-          load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
+          detail::load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
 #pragma unroll
       for (int k = 0; k < K; ++k)
 #pragma unroll
@@ -1198,7 +1307,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
       size_t g = base + k * 32 + lane;
       if (g < end) {
         T x[PER];
-        load_group<T, U, VEC, VECTOR>(in, g, x);
+        detail::load_group<T, U, VEC, VECTOR>(in, g, x);
 #pragma unroll
         for (int u = 0; u < PER; ++u)
           acc[k] = Op::fold(acc[k], x[u], first_index + g * PER + u);
@@ -1215,7 +1324,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
   for (int k = 1; k < K; ++k)
     if (full || warp_begin + k * 32 + lane < end)
       acc[0] = Op::combine(acc[0], acc[k]);
-  return warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
+  return detail::warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
 }
 
 /* Ordered operators: one warp's contiguous range of groups [begin, end).
@@ -1238,7 +1347,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
   constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
   constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
   constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
-  constexpr int RUN = VECTOR ? K * clamp_int(RUN_GROUPS / K, 1, 8) : K;
+  constexpr int RUN = VECTOR ? K * detail::clamp_int(RUN_GROUPS / K, 1, 8) : K;
   constexpr int PREFETCH = VECTOR ? 256 : 0;
   const int lane = threadIdx.x & 31;
   A running = Op::identity();
@@ -1249,7 +1358,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
     T x[K][PER];
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      load_group<T, U, VEC, VECTOR, PREFETCH>(in, base + (size_t)lane * RUN + k, x[k]);
+      detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, base + (size_t)lane * RUN + k, x[k]);
     for (;;) {
       const size_t first = base + (size_t)lane * RUN, next = base + 32 * RUN;
       const bool more = next + 32 * RUN <= end;
@@ -1260,11 +1369,11 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
         if (r + K < RUN) {
 #pragma unroll
           for (int k = 0; k < K; ++k)
-            load_group<T, U, VEC, VECTOR, PREFETCH>(in, first + r + K + k, y[k]);
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, first + r + K + k, y[k]);
         } else if (more) {
 #pragma unroll
           for (int k = 0; k < K; ++k)
-            load_group<T, U, VEC, VECTOR, PREFETCH>(in, next + (size_t)lane * RUN + k, y[k]);
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, next + (size_t)lane * RUN + k, y[k]);
         }
 #pragma unroll
         for (int k = 0; k < K; ++k)
@@ -1277,7 +1386,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
           for (int u = 0; u < PER; ++u)
             x[k][u] = y[k][u];
       }
-      running = Op::combine(running, warp_reduce<Op>(acc));
+      running = Op::combine(running, detail::warp_reduce<Op>(acc));
       base = next;
       if (!more)
         break;
@@ -1293,7 +1402,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (g0 + k < last)
-          load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
+          detail::load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (g0 + k < last)
@@ -1301,7 +1410,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
           for (int u = 0; u < PER; ++u)
             acc = Op::fold(acc, x[k][u], first_index + (g0 + k) * PER + u);
     }
-    running = Op::combine(running, warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
+    running = Op::combine(running, detail::warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
   }
   return running;
 }
@@ -1334,16 +1443,16 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(typename inp
   if constexpr (Op::commutative) {
     const size_t tile = (size_t)BLOCK * K;
     const size_t begin = part * tile < groups ? part * tile : groups;
-    v = reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, groups, parts * tile, first_index);
+    v = detail::reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, groups, parts * tile, first_index);
     empty = begin + (size_t)warp * 32 * K >= groups;
   } else {
     const int warps = BLOCK / 32;
     const size_t total_warps = parts * warps;
-    const size_t per_warp = ceil_div(groups, total_warps);
+    const size_t per_warp = detail::ceil_div(groups, total_warps);
     const size_t gw = part * warps + warp;
     const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
     const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
-    v = reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
+    v = detail::reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
     empty = begin >= end;
   }
   if ((threadIdx.x & 31) == 0)
@@ -1353,7 +1462,7 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_share(typename inp
   const int active = __syncthreads_count((threadIdx.x & 31) == 0 && !empty);
   if (warp == 0) {
     v = (int)(threadIdx.x & 31) < active ? scratch[threadIdx.x] : Op::identity();
-    v = warp_reduce<Op, true>(v, active);
+    v = detail::warp_reduce<Op, true>(v, active);
   }
   return v;
 }
@@ -1401,19 +1510,19 @@ __device__ __forceinline__ typename Op::acc_type merge_in_order(const typename O
   typedef typename Op::acc_type A;
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-  A m = first < last ? load_cg(partials + first) : Op::identity();
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
   for (unsigned int i = first + 1; i < last; i += IN_FLIGHT) {
     A p[IN_FLIGHT];
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
-        p[j] = load_cg(partials + i + j);
+        p[j] = detail::load_cg(partials + i + j);
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; ++j)
       if (i + j < last)
         m = Op::combine(m, p[j]);
   }
-  return block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  return detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
 }
 
 /* Waits until flags[0, nparts) all carry the call's tag, merges
@@ -1424,9 +1533,9 @@ __device__ __forceinline__ typename Op::acc_type merge_partials(const typename O
                                                                  unsigned long long *flags, unsigned long long tag,
                                                                  unsigned int nparts, typename Op::acc_type *scratch) {
   __syncthreads(); /* scratch is free again */
-  wait_for_flags<BLOCK>(flags, tag, nparts);
-  const typename Op::acc_type m = merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
-  clear_flags<BLOCK>(flags, nparts);
+  detail::wait_for_flags<BLOCK>(flags, tag, nparts);
+  const typename Op::acc_type m = detail::merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
+  detail::clear_flags<BLOCK>(flags, nparts);
   return m;
 }
 
@@ -1475,7 +1584,7 @@ __device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, siz
     return false;
   typename Op::acc_type a = Op::identity();
   for (size_t i = begin; i < end; ++i)
-    a = Op::fold(a, ldg(in + i), i);
+    a = Op::fold(a, detail::ldg(in + i), i);
   *r = a;
   return true;
 }
@@ -1520,22 +1629,22 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   const size_t tail = head + groups * per_group;
   A v;
   if constexpr (U > 0 && input_of<Op>::always_alignable) {
-    v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+    v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else if constexpr (U > 0) {
     if (vector)
-      v = reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+      v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
     else
-      v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+      v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   } else {
-    v = reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+    v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
   }
   if (gridDim.x == 1) { /* only the parts that hold elements are combined */
     if (threadIdx.x == 0) {
       A h, t;
       A r = groups > 0 ? v : Op::identity();
-      if (fold_range<Op>(in, 0, head, &h))
+      if (detail::fold_range<Op>(in, 0, head, &h))
         r = groups > 0 ? Op::combine(h, r) : h;
-      if (fold_range<Op>(in, tail, n, &t))
+      if (detail::fold_range<Op>(in, tail, n, &t))
         r = groups > 0 || head > 0 ? Op::combine(r, t) : t;
       finish(out, r);
     }
@@ -1545,9 +1654,9 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   if (threadIdx.x == 0) {
     if (blockIdx.x == 0) {
       A h, t;
-      if (fold_range<Op>(in, 0, head, &h))
+      if (detail::fold_range<Op>(in, 0, head, &h))
         v = Op::combine(h, v);
-      if (fold_range<Op>(in, tail, n, &t)) {
+      if (detail::fold_range<Op>(in, tail, n, &t)) {
         if constexpr (Op::packs_in_ticket) /* a sum: the tail joins block 0's partial */
           v = Op::combine(v, t);
         else
@@ -1567,10 +1676,10 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     unsigned long long seen, summed = 0, add = 0;
     if constexpr (Op::packs_in_ticket) {
       add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
-      summed = add_relaxed(ticket - 1, add);
-      seen = add_relaxed(ticket, 1ULL);
+      summed = detail::add_relaxed(ticket - 1, add);
+      seen = detail::add_relaxed(ticket, 1ULL);
     } else {
-      seen = take_ticket(ticket);
+      seen = detail::take_ticket(ticket);
     }
     int role;
     if ((seen & ~ticket_count_mask) == ticket_clean) {
@@ -1603,7 +1712,7 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     return;
   const unsigned int nparts = gridDim.x + (!Op::packs_in_ticket && tail < n ? 1u : 0u);
   if (role == 2)
-    wait_for_flags<BLOCK>(flags, tag, gridDim.x);
+    detail::wait_for_flags<BLOCK>(flags, tag, gridDim.x);
   /* else thread 0's ticket acquired the partials, and the barrier above
    * passes them on to the block */
   /* merge_in_order, written out: calling it here raised the two-array
@@ -1611,21 +1720,21 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
    * sum's earlier from 75 to 87 (sm_90) */
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-  A m = first < last ? load_cg(partials + first) : Op::identity();
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
   for (unsigned int i = first + 1; i < last; i += 4) {
     A p[4];
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       if (i + j < last)
-        p[j] = load_cg(partials + i + j);
+        p[j] = detail::load_cg(partials + i + j);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       if (i + j < last)
         m = Op::combine(m, p[j]);
   }
-  m = block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  m = detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
   if (role == 2)
-    clear_flags<BLOCK>(flags, gridDim.x);
+    detail::clear_flags<BLOCK>(flags, gridDim.x);
   if (threadIdx.x == 0) {
     if (role == 2) /* a clean ticket word promises a clear sum word (packs_in_ticket) */
       *(ticket - 1) = 0;
@@ -1634,99 +1743,6 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
   }
 }
 
-} // namespace detail
-
-namespace detail {
-
-/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
-constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
-/* sum of float4, field by field */
-__host__ __device__ __forceinline__ float4 sum_of(const float4 &a, const float4 &b) {
-  float4 r;
-  r.x = sum_of(a.x, b.x);
-  r.y = sum_of(a.y, b.y);
-  r.z = sum_of(a.z, b.z);
-  r.w = sum_of(a.w, b.w);
-  return r;
-}
-/* sum of uchar3, field by field */
-__host__ __device__ __forceinline__ uchar3 sum_of(const uchar3 &a, const uchar3 &b) {
-  uchar3 r;
-  r.x = sum_of(a.x, b.x);
-  r.y = sum_of(a.y, b.y);
-  r.z = sum_of(a.z, b.z);
-  return r;
-}
-/* sum of double2, field by field */
-__host__ __device__ __forceinline__ double2 sum_of(const double2 &a, const double2 &b) {
-  double2 r;
-  r.x = sum_of(a.x, b.x);
-  r.y = sum_of(a.y, b.y);
-  return r;
-}
-/* sum of Particle, field by field */
-__host__ __device__ __forceinline__ Particle sum_of(const Particle &a, const Particle &b) {
-  Particle r;
-  r.pos = sum_of(a.pos, b.pos);
-  r.color = sum_of(a.color, b.color);
-  r.range = sum_of(a.range, b.range);
-  return r;
-}
-
-/* psum: builtin sum over Particle into Particle, commutative */
-struct psum_op {
-  typedef Particle input_type;
-  typedef Particle acc_type;
-  static constexpr bool commutative = true;
-  static constexpr bool packs_in_ticket = false;
-  static __host__ __device__ __forceinline__ acc_type identity() {
-    acc_type r;
-    r.pos.x = static_cast<float>(0x0p+0);
-    r.pos.y = static_cast<float>(0x0p+0);
-    r.pos.z = static_cast<float>(0x0p+0);
-    r.pos.w = static_cast<float>(0x0p+0);
-    r.color.x = static_cast<unsigned char>(0ULL);
-    r.color.y = static_cast<unsigned char>(0ULL);
-    r.color.z = static_cast<unsigned char>(0ULL);
-    r.range.x = static_cast<double>(0x0p+0);
-    r.range.y = static_cast<double>(0x0p+0);
-    return r;
-  }
-  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
-    return sum_of(a, b);
-  }
-  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
-    (void)index;
-    return combine(a, static_cast<acc_type>(x));
-  }
-};
-
-/* moments: moments_fold then moments_combine over float4 into Moments, commutative */
-struct moments_op {
-  typedef float4 input_type;
-  typedef Moments acc_type;
-  static constexpr bool commutative = true;
-  static constexpr bool packs_in_ticket = false;
-  static __host__ __device__ __forceinline__ acc_type identity() {
-    acc_type r;
-    r.sum.x = static_cast<float>(0x0p+0);
-    r.sum.y = static_cast<float>(0x0p+0);
-    r.sum.z = static_cast<float>(0x0p+0);
-    r.sum.w = static_cast<float>(0x0p+0);
-    r.sumsq.x = static_cast<float>(0x0p+0);
-    r.sumsq.y = static_cast<float>(0x0p+0);
-    r.sumsq.z = static_cast<float>(0x0p+0);
-    r.sumsq.w = static_cast<float>(0x0p+0);
-    return r;
-  }
-  static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
-    return moments_combine(a, b);
-  }
-  static __host__ __device__ __forceinline__ acc_type fold(const acc_type &a, const input_type &x, size_t index) {
-    (void)index;
-    return moments_fold(a, x);
-  }
-};
 } // namespace detail
 
 } // namespace vhdr
