@@ -9,6 +9,95 @@
 #include <string.h>
 #include "gpugen.h"
 
+/* The kernel library's text, in the order the files are written. */
+typedef struct {
+  const char *file, *block;
+} Piece;
+static const Piece thread_ops_pieces[] = {
+    {"thread_loads.cuh.tmpl", "thread_ops.1"},
+    {"collectives.cuh.tmpl", "thread_ops.2"},
+    {"ops.cuh.tmpl", "thread_ops.3"},
+    {"thread_loads.cuh.tmpl", "thread_ops.4"},
+    {"policy.cuh.tmpl", "thread_ops.5"},
+    {"thread_loads.cuh.tmpl", "thread_ops.6"},
+    {"plans.cuh.tmpl", "thread_ops.7"},
+    {"policy.cuh.tmpl", "thread_ops.8"},
+    {"thread_loads.cuh.tmpl", "thread_ops.9"},
+    {NULL, NULL}};
+static const Piece machinery_pieces[] = {
+    {"single_pass.cuh.tmpl", "machinery.1"},
+    {"collectives.cuh.tmpl", "machinery.2"},
+    {"agent_flat.cuh.tmpl", "machinery.3"},
+    {"policy.cuh.tmpl", "machinery.4"},
+    {"agent_flat.cuh.tmpl", "machinery.5"},
+    {"single_pass.cuh.tmpl", "machinery.6"},
+    {"agent_flat.cuh.tmpl", "machinery.7"},
+    {NULL, NULL}};
+static const Piece segmented_machinery_pieces[] = {
+    {"agent_segments.cuh.tmpl", "segmented_machinery.1"},
+    {"policy.cuh.tmpl", "segmented_machinery.2"},
+    {"agent_segments.cuh.tmpl", "segmented_machinery.3"},
+    {"policy.cuh.tmpl", "segmented_machinery.4"},
+    {"agent_segments.cuh.tmpl", "segmented_machinery.5"},
+    {"policy.cuh.tmpl", "segmented_machinery.6"},
+    {"agent_segments.cuh.tmpl", "segmented_machinery.7"},
+    {"policy.cuh.tmpl", "segmented_machinery.8"},
+    {"segment_pieces.cuh.tmpl", "segmented_machinery.9"},
+    {"agent_segments.cuh.tmpl", "segmented_machinery.10"},
+    {"policy.cuh.tmpl", "segmented_machinery.11"},
+    {"agent_segments.cuh.tmpl", "segmented_machinery.12"},
+    {"agent_rows.cuh.tmpl", "segmented_machinery.13"},
+    {"policy.cuh.tmpl", "segmented_machinery.14"},
+    {"plans.cuh.tmpl", "segmented_machinery.15"},
+    {"agent_rows.cuh.tmpl", "segmented_machinery.16"},
+    {"plans.cuh.tmpl", "segmented_machinery.17"},
+    {"policy.cuh.tmpl", "segmented_machinery.18"},
+    {"plans.cuh.tmpl", "segmented_machinery.19"},
+    {"policy.cuh.tmpl", "segmented_machinery.20"},
+    {"plans.cuh.tmpl", "segmented_machinery.21"},
+    {"agent_rows.cuh.tmpl", "segmented_machinery.22"},
+    {"policy.cuh.tmpl", "segmented_machinery.23"},
+    {"agent_rows.cuh.tmpl", "segmented_machinery.24"},
+    {"policy.cuh.tmpl", "segmented_machinery.25"},
+    {"agent_rows.cuh.tmpl", "segmented_machinery.26"},
+    {"policy.cuh.tmpl", "segmented_machinery.27"},
+    {"agent_rows.cuh.tmpl", "segmented_machinery.28"},
+    {"policy.cuh.tmpl", "segmented_machinery.29"},
+    {"plans.cuh.tmpl", "segmented_machinery.30"},
+    {"policy.cuh.tmpl", "segmented_machinery.31"},
+    {"plans.cuh.tmpl", "segmented_machinery.32"},
+    {"policy.cuh.tmpl", "segmented_machinery.33"},
+    {"agent_rows.cuh.tmpl", "segmented_machinery.34"},
+    {NULL, NULL}};
+static const Piece device_api_pieces[] = {
+    {"collectives.cuh.tmpl", "device_api"},
+    {NULL, NULL}};
+static const Piece host_support_pieces[] = {
+    {"dispatch.cu.tmpl", "host_support.1"},
+    {"single_pass.cuh.tmpl", "host_support.2"},
+    {NULL, NULL}};
+static const Piece kernel_pieces[] = {
+    {"kernels.cu.tmpl", "kernel.1"},
+    {"api.cu.tmpl", "kernel.2"},
+    {"dispatch.cu.tmpl", "kernel.3"},
+    {"api.cu.tmpl", "kernel.4"},
+    {NULL, NULL}};
+static const Piece segmented_pieces[] = {
+    {"kernels.cu.tmpl", "segmented.1"},
+    {"api.cu.tmpl", "segmented.2"},
+    {NULL, NULL}};
+static const Piece segmented_host_reference_pieces[] = {
+    {"api.cu.tmpl", "segmented_host_reference"},
+    {NULL, NULL}};
+static const Piece host_reference_pieces[] = {
+    {"api.cu.tmpl", "host_reference"},
+    {NULL, NULL}};
+
+static void emit_pieces(Buf *b, const Piece *p, const char *const *kv) {
+  for (; p->file; p++)
+    template_emit(b, p->file, p->block, kv);
+}
+
 static const char *op_struct(const Spec *spec, const Reduction *r) {
   return arena_printf("%s::detail::%s_op", spec->module, r->name);
 }
@@ -358,17 +447,17 @@ void emit_reduce_device(const Spec *spec, Buf *b) {
    * per-thread operations and loads, each reduction's operators and
    * tuning, then the collectives and agents that run them */
   const char *kv[] = {"M", spec->module, "SM_LIMITS", target_sm_limits_cpp(), NULL};
-  template_emit(b, "reduce.cuh.tmpl", "thread_ops", kv);
+  emit_pieces(b, thread_ops_pieces, kv);
   buf_put(b, "\nnamespace detail {\n");
   emit_tuning_constants(b, spec);
   emit_struct_ops(b, spec);
   for (int i = 0; i < spec->nreductions; i++)
     emit_op_struct(b, spec, &spec->reductions[i]);
   buf_put(b, "} // namespace detail\n");
-  template_emit(b, "reduce.cuh.tmpl", "machinery", kv);
+  emit_pieces(b, machinery_pieces, kv);
   for (int i = 0; i < spec->nreductions; i++)
     if (spec->reductions[i].segmented) {
-      template_emit(b, "reduce.cuh.tmpl", "segmented_machinery", kv);
+      emit_pieces(b, segmented_machinery_pieces, kv);
       break;
     }
 }
@@ -379,7 +468,7 @@ void emit_reduce_device_api(const Spec *spec, Buf *b) {
     const Reduction *r = &spec->reductions[i];
     const char *m = spec->module, *acc = acc_cuda(r), *op = op_struct(spec, r);
     const char *kv[] = {"M", m, "R", r->name, "ACC", acc, "OP", op, NULL};
-    template_emit(b, "reduce.cuh.tmpl", "device_api", kv);
+    emit_pieces(b, device_api_pieces, kv);
   }
 }
 
@@ -461,7 +550,7 @@ static const char *read_plan_several(const Reduction *r) {
 void emit_reduce_host(const Spec *spec, Buf *b) {
   if (!spec->nreductions)
     return;
-  template_emit(b, "reduce.cuh.tmpl", "host_support", (const char *[]){"M", spec->module, NULL});
+  emit_pieces(b, host_support_pieces, (const char *[]){"M", spec->module, NULL});
   emit_nccl_support(spec, b);
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
@@ -509,13 +598,13 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
                         "ORDER", r->commutative ? "commutative: each lane keeps K accumulators (independent chains)"
                                                 : "ordered: lanes take consecutive groups and every merge keeps input order",
                         NULL};
-    template_emit(b, "reduce.cuh.tmpl", "kernel", kv);
+    emit_pieces(b, kernel_pieces, kv);
     if (r->segmented)
-      template_emit(b, "reduce.cuh.tmpl", "segmented", kv);
+      emit_pieces(b, segmented_pieces, kv);
     if (r->host_reference)
-      template_emit(b, "reduce.cuh.tmpl", "host_reference", kv);
+      emit_pieces(b, host_reference_pieces, kv);
     if (r->segmented && r->host_reference)
-      template_emit(b, "reduce.cuh.tmpl", "segmented_host_reference", kv);
+      emit_pieces(b, segmented_host_reference_pieces, kv);
     emit_nccl_reduction(r, b, kv);
   }
   emit_nccl_window_create(spec, b);
