@@ -123,23 +123,13 @@ void emit_device(const Spec *spec, OutputSet *out) {
     bug("the .cuh prologue does not include %s.h", spec->module);
   const size_t after_headers = (size_t)(strchr(include, '\n') + 1 - b->data);
 
-  buf_put(b, "\n/* ---- builtin scalars ---- */\n");
+  template_emit(b, TMPL, "builtin_scalars", kv);
   for (size_t i = 0; i < sizeof device_scalars / sizeof device_scalars[0]; i++) {
-    ScalarKind k = device_scalars[i].kind;
-    const ScalarInfo *si = &scalar_info[k];
-    buf_put(b, "\n");
-    emit_shared_mem(b, spec, si->spelling, si->ident, si->align);
-    if (device_scalars[i].natively_shuffled) {
-      const char *skv[] = {"TYPE", si->spelling, "SIZE", arena_printf("%d", si->size), NULL};
-      template_emit(b, TMPL, "native_scalar", skv);
-      const char *ekv[] = {"TYPE", si->spelling, "RANGES", equal_ranges(NULL, si->size), NULL};
-      template_emit(b, TMPL, "bits_equal_open", ekv);
-    } else {
-      WordPlan shuffle, load;
-      layout_scalar_plan(k, &shuffle, &load);
-      emit_plan_comment(b, si->spelling, si->size, si->align, 0, &shuffle, &load);
-      emit_words_type(b, si->spelling, &shuffle, &load, NULL, si->size);
-    }
+    const ScalarInfo *si = &scalar_info[device_scalars[i].kind];
+    const char *skv[] = {"TYPE", si->spelling, "ALIGN", arena_printf("%d", si->align),
+                         "ARRAY", arena_printf("gpugen_%s_smem_%s", spec->module, si->ident),
+                         "WORD", load_word_type(si->size), NULL};
+    template_emit(b, TMPL, device_scalars[i].natively_shuffled ? "native_scalar" : "small_scalar", skv);
   }
 
   if (spec->ntypes)

@@ -1,101 +1,22 @@
 /* The reductions, for each of the three files that carry them:
  *   <module>.h    C declarations (emit_reduce_declarations)
- *   <module>.cuh  one operator struct per reduction, M_R_warp, M_R_block,
- *                 M_R_identity, and the per-architecture tuning constants
- *   <module>.cu   one kernel per reduction, the host API, the CPU reference
- * The generic machinery (warp/block/device loops) is in
- * templates/reduce.cuh.tmpl; this file writes what differs per reduction. */
+ *   <module>.cuh  the scalar operations, one operator struct per reduction,
+ *                 the warp and block collectives, M_R_warp, M_R_block and
+ *                 M_R_identity: what a user's own kernel may call
+ *   <module>.cu   the kernel library (loads, tuning, policy, plans, the
+ *                 single-pass protocol, agents), then per reduction its
+ *                 kernels, dispatch, C API and CPU reference
+ * The generic code is in templates/, one file per layer; this file writes
+ * what differs per reduction and the order of the layers. */
 #include <stdlib.h>
 #include <string.h>
 #include "gpugen.h"
 
-/* The kernel library's text, in the order the files are written. */
-typedef struct {
-  const char *file, *block;
-} Piece;
-static const Piece thread_ops_pieces[] = {
-    {"thread_loads.cuh.tmpl", "thread_ops.1"},
-    {"collectives.cuh.tmpl", "thread_ops.2"},
-    {"ops.cuh.tmpl", "thread_ops.3"},
-    {"thread_loads.cuh.tmpl", "thread_ops.4"},
-    {"policy.cuh.tmpl", "thread_ops.5"},
-    {"thread_loads.cuh.tmpl", "thread_ops.6"},
-    {"plans.cuh.tmpl", "thread_ops.7"},
-    {"policy.cuh.tmpl", "thread_ops.8"},
-    {"thread_loads.cuh.tmpl", "thread_ops.9"},
-    {NULL, NULL}};
-static const Piece machinery_pieces[] = {
-    {"single_pass.cuh.tmpl", "machinery.1"},
-    {"collectives.cuh.tmpl", "machinery.2"},
-    {"agent_flat.cuh.tmpl", "machinery.3"},
-    {"policy.cuh.tmpl", "machinery.4"},
-    {"agent_flat.cuh.tmpl", "machinery.5"},
-    {"single_pass.cuh.tmpl", "machinery.6"},
-    {"agent_flat.cuh.tmpl", "machinery.7"},
-    {NULL, NULL}};
-static const Piece segmented_machinery_pieces[] = {
-    {"agent_segments.cuh.tmpl", "segmented_machinery.1"},
-    {"policy.cuh.tmpl", "segmented_machinery.2"},
-    {"agent_segments.cuh.tmpl", "segmented_machinery.3"},
-    {"policy.cuh.tmpl", "segmented_machinery.4"},
-    {"agent_segments.cuh.tmpl", "segmented_machinery.5"},
-    {"policy.cuh.tmpl", "segmented_machinery.6"},
-    {"agent_segments.cuh.tmpl", "segmented_machinery.7"},
-    {"policy.cuh.tmpl", "segmented_machinery.8"},
-    {"segment_pieces.cuh.tmpl", "segmented_machinery.9"},
-    {"agent_segments.cuh.tmpl", "segmented_machinery.10"},
-    {"policy.cuh.tmpl", "segmented_machinery.11"},
-    {"agent_segments.cuh.tmpl", "segmented_machinery.12"},
-    {"agent_rows.cuh.tmpl", "segmented_machinery.13"},
-    {"policy.cuh.tmpl", "segmented_machinery.14"},
-    {"plans.cuh.tmpl", "segmented_machinery.15"},
-    {"agent_rows.cuh.tmpl", "segmented_machinery.16"},
-    {"plans.cuh.tmpl", "segmented_machinery.17"},
-    {"policy.cuh.tmpl", "segmented_machinery.18"},
-    {"plans.cuh.tmpl", "segmented_machinery.19"},
-    {"policy.cuh.tmpl", "segmented_machinery.20"},
-    {"plans.cuh.tmpl", "segmented_machinery.21"},
-    {"agent_rows.cuh.tmpl", "segmented_machinery.22"},
-    {"policy.cuh.tmpl", "segmented_machinery.23"},
-    {"agent_rows.cuh.tmpl", "segmented_machinery.24"},
-    {"policy.cuh.tmpl", "segmented_machinery.25"},
-    {"agent_rows.cuh.tmpl", "segmented_machinery.26"},
-    {"policy.cuh.tmpl", "segmented_machinery.27"},
-    {"agent_rows.cuh.tmpl", "segmented_machinery.28"},
-    {"policy.cuh.tmpl", "segmented_machinery.29"},
-    {"plans.cuh.tmpl", "segmented_machinery.30"},
-    {"policy.cuh.tmpl", "segmented_machinery.31"},
-    {"plans.cuh.tmpl", "segmented_machinery.32"},
-    {"policy.cuh.tmpl", "segmented_machinery.33"},
-    {"agent_rows.cuh.tmpl", "segmented_machinery.34"},
-    {NULL, NULL}};
-static const Piece device_api_pieces[] = {
-    {"collectives.cuh.tmpl", "device_api"},
-    {NULL, NULL}};
-static const Piece host_support_pieces[] = {
-    {"dispatch.cu.tmpl", "host_support.1"},
-    {"single_pass.cuh.tmpl", "host_support.2"},
-    {NULL, NULL}};
-static const Piece kernel_pieces[] = {
-    {"kernels.cu.tmpl", "kernel.1"},
-    {"api.cu.tmpl", "kernel.2"},
-    {"dispatch.cu.tmpl", "kernel.3"},
-    {"api.cu.tmpl", "kernel.4"},
-    {NULL, NULL}};
-static const Piece segmented_pieces[] = {
-    {"kernels.cu.tmpl", "segmented.1"},
-    {"api.cu.tmpl", "segmented.2"},
-    {NULL, NULL}};
-static const Piece segmented_host_reference_pieces[] = {
-    {"api.cu.tmpl", "segmented_host_reference"},
-    {NULL, NULL}};
-static const Piece host_reference_pieces[] = {
-    {"api.cu.tmpl", "host_reference"},
-    {NULL, NULL}};
-
-static void emit_pieces(Buf *b, const Piece *p, const char *const *kv) {
-  for (; p->file; p++)
-    template_emit(b, p->file, p->block, kv);
+static bool any_segmented(const Spec *spec) {
+  for (int i = 0; i < spec->nreductions; i++)
+    if (spec->reductions[i].segmented)
+      return true;
+  return false;
 }
 
 static const char *op_struct(const Spec *spec, const Reduction *r) {
@@ -168,6 +89,16 @@ static void emit_builtin_identity(Buf *b, const char *lhs, const TypeRef *r, OpK
   }
 }
 
+/* The literal of a scalar identity as the spec gives it. */
+static const char *value_literal(ScalarKind k, const Value *v) {
+  const ScalarInfo *si = &scalar_info[k];
+  if (si->num == NUM_BOOL)
+    return v->boolean ? "true" : "false";
+  if (si->num == NUM_FLOAT)
+    return float_literal(k, v->kind == VAL_STRING ? v->string : NULL, v->number);
+  return integer_literal(k, v->kind == VAL_STRING ? strtold(v->string, NULL) : (long double)v->number);
+}
+
 static void emit_value_identity(Buf *b, const char *lhs, const TypeRef *r, const Value *v, bool is_array,
                                 const char *indent) {
   if (is_array) {
@@ -176,15 +107,7 @@ static void emit_value_identity(Buf *b, const char *lhs, const TypeRef *r, const
     return;
   }
   if (r->is_scalar) {
-    const ScalarInfo *si = &scalar_info[r->scalar];
-    const char *lit;
-    if (si->num == NUM_BOOL)
-      lit = v->boolean ? "true" : "false";
-    else if (si->num == NUM_FLOAT)
-      lit = float_literal(r->scalar, v->kind == VAL_STRING ? v->string : NULL, v->number);
-    else
-      lit = integer_literal(r->scalar, v->kind == VAL_STRING ? strtold(v->string, NULL) : (long double)v->number);
-    buf_printf(b, "%s%s = %s;\n", indent, lhs, lit);
+    buf_printf(b, "%s%s = %s;\n", indent, lhs, value_literal(r->scalar, v));
     return;
   }
   for (int f = 0; f < r->type->nfields; f++) {
@@ -335,7 +258,7 @@ static void emit_input_loads(Buf *b, const Spec *spec, const Reduction *r) {
   buf_put(b, "  return detail::vector_head_all(p, bytes, n, head);\n}\n");
 }
 
-static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
+static void emit_op_struct(Buf *b, const Reduction *r) {
   const char *space = r->host_reference ? "__host__ __device__" : "__device__";
   const char *what = r->op != OP_NONE ? arena_printf("builtin %s", op_names[r->op])
                                       : arena_printf("%s%s%s", r->fold ? r->fold : "", r->fold ? " then " : "", r->combine);
@@ -354,14 +277,20 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   buf_printf(b, "  static constexpr bool packs_in_ticket = %s\n",
              r->packs_in_ticket ? "true; /* an integer sum of up to 32 bits: merged in the ticket's atomic */"
                                 : "false;");
-  buf_printf(b, "  static %s __forceinline__ acc_type identity() {\n    acc_type r;\n", space);
-  if (r->identity)
-    emit_value_identity(b, "r", &r->accumulator, r->identity, false, "    ");
-  else if (r->op == OP_ARGMIN || r->op == OP_ARGMAX)
-    buf_printf(b, "    r.value = %s;\n    r.index = -1; /* none yet */\n", builtin_identity(r->input.scalar, r->op));
-  else
-    emit_builtin_identity(b, "r", &r->accumulator, r->op, "    ", 0);
-  buf_put(b, "    return r;\n  }\n");
+  buf_printf(b, "  static %s __forceinline__ acc_type identity() {\n", space);
+  if (r->accumulator.is_scalar && r->op != OP_ARGMIN && r->op != OP_ARGMAX) {
+    const ScalarKind k = r->accumulator.scalar;
+    buf_printf(b, "    return %s;\n  }\n", r->identity ? value_literal(k, r->identity) : builtin_identity(k, r->op));
+  } else {
+    buf_put(b, "    acc_type r;\n");
+    if (r->identity)
+      emit_value_identity(b, "r", &r->accumulator, r->identity, false, "    ");
+    else if (r->op == OP_ARGMIN || r->op == OP_ARGMAX)
+      buf_printf(b, "    r.value = %s;\n    r.index = -1; /* none yet */\n", builtin_identity(r->input.scalar, r->op));
+    else
+      emit_builtin_identity(b, "r", &r->accumulator, r->op, "    ", 0);
+    buf_put(b, "    return r;\n  }\n");
+  }
   buf_printf(b, "  static %s __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {\n", space);
   switch (r->op) {
   case OP_NONE:
@@ -412,8 +341,6 @@ static void emit_op_struct(Buf *b, const Spec *spec, const Reduction *r) {
   } else
     buf_put(b, "    (void)index;\n    return combine(a, static_cast<acc_type>(x));\n");
   buf_put(b, "  }\n};\n");
-  if (uses_source(r))
-    emit_input_loads(b, spec, r);
 }
 
 /* The spec's tuning as compile-time constants: the same rule as
@@ -439,37 +366,75 @@ static void emit_tuning_constants(Buf *b, const Spec *spec) {
     buf_put(b, "#endif\n");
 }
 
+/* <module>.cuh, inside namespace M: what a user's own kernel may call
+ * beside the per-type helpers. Each layer calls only those before it: the
+ * scalar operations, each reduction's operators, the warp and block
+ * collectives beneath M_R_warp and M_R_block. */
 void emit_reduce_device(const Spec *spec, Buf *b) {
   if (!spec->nreductions)
     return;
-  buf_put(b, "\n/* ---- reductions ---- */\n");
-  /* layers in order, each calling only what comes before it: the
-   * per-thread operations and loads, each reduction's operators and
-   * tuning, then the collectives and agents that run them */
-  const char *kv[] = {"M", spec->module, "SM_LIMITS", target_sm_limits_cpp(), NULL};
-  emit_pieces(b, thread_ops_pieces, kv);
-  buf_put(b, "\nnamespace detail {\n");
-  emit_tuning_constants(b, spec);
+  buf_put(b, "\n/* ---- reductions: operators and collectives ---- */\n");
+  const char *kv[] = {"M", spec->module, NULL};
+  buf_put(b, "namespace detail {\n\n");
+  template_emit(b, "ops.cuh.tmpl", "ops", kv);
   emit_struct_ops(b, spec);
   for (int i = 0; i < spec->nreductions; i++)
-    emit_op_struct(b, spec, &spec->reductions[i]);
-  buf_put(b, "} // namespace detail\n");
-  emit_pieces(b, machinery_pieces, kv);
-  for (int i = 0; i < spec->nreductions; i++)
-    if (spec->reductions[i].segmented) {
-      emit_pieces(b, segmented_machinery_pieces, kv);
-      break;
-    }
+    emit_op_struct(b, &spec->reductions[i]);
+  buf_put(b, "\n");
+  template_emit(b, "collectives.cuh.tmpl", "collectives", kv);
+  buf_put(b, "\n} // namespace detail\n");
 }
 
 /* After the namespace: the pieces for the user's own kernels. */
 void emit_reduce_device_api(const Spec *spec, Buf *b) {
+  if (spec->nreductions)
+    template_emit(b, "collectives.cuh.tmpl", "device_api_forms", NULL);
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
     const char *m = spec->module, *acc = acc_cuda(r), *op = op_struct(spec, r);
     const char *kv[] = {"M", m, "R", r->name, "ACC", acc, "OP", op, NULL};
-    emit_pieces(b, device_api_pieces, kv);
+    template_emit(b, "collectives.cuh.tmpl", "device_api", kv);
   }
+}
+
+/* <module>.cu, before the reductions' kernels: the private layers, each
+ * calling only those before it (docs/emitted.md, "How the files are laid
+ * out"): the tuning, per-thread loads, the policy, plans, the single-pass
+ * protocol, then one agent per family. */
+static void emit_kernel_library(const Spec *spec, Buf *b) {
+  const char *kv[] = {"M", spec->module, "SM_LIMITS", target_sm_limits_cpp(), NULL};
+  buf_printf(b, "\n/* ---- the kernel library: loads, policy, plans, the single-pass protocol, agents ---- */\n"
+                "namespace %s {\n\nnamespace detail {\n", spec->module);
+  emit_tuning_constants(b, spec);
+  buf_put(b, "} // namespace detail\n");
+  template_emit(b, "thread_loads.cuh.tmpl", "thread_loads", kv);
+  bool any_source = false;
+  for (int i = 0; i < spec->nreductions; i++)
+    any_source |= uses_source(&spec->reductions[i]);
+  if (any_source) {
+    buf_put(b, "\nnamespace detail {\n");
+    for (int i = 0; i < spec->nreductions; i++)
+      if (uses_source(&spec->reductions[i]))
+        emit_input_loads(b, spec, &spec->reductions[i]);
+    buf_put(b, "} // namespace detail\n");
+  }
+  template_emit(b, "policy.cuh.tmpl", "policy", kv);
+  if (any_segmented(spec))
+    template_emit(b, "policy.cuh.tmpl", "segmented_policy", kv);
+  template_emit(b, "plans.cuh.tmpl", "plans", kv);
+  if (any_segmented(spec))
+    template_emit(b, "plans.cuh.tmpl", "segmented_plans", kv);
+  template_emit(b, "collectives.cuh.tmpl", "kernel_collectives", kv);
+  template_emit(b, "single_pass.cuh.tmpl", "single_pass", kv);
+  template_emit(b, "agent_flat.cuh.tmpl", "agent_flat", kv);
+  if (any_segmented(spec)) {
+    template_emit(b, "segment_pieces.cuh.tmpl", "segment_pieces", kv);
+    template_emit(b, "agent_segments.cuh.tmpl", "agent_segments", kv);
+    template_emit(b, "agent_rows.cuh.tmpl", "agent_rows", kv);
+  }
+  buf_printf(b, "\n} // namespace %s\n", spec->module);
+  template_emit(b, "dispatch.cu.tmpl", "support", kv);
+  template_emit(b, "single_pass.cuh.tmpl", "host", kv);
 }
 
 /* ---- <module>.h -------------------------------------------------------------- */
@@ -550,7 +515,7 @@ static const char *read_plan_several(const Reduction *r) {
 void emit_reduce_host(const Spec *spec, Buf *b) {
   if (!spec->nreductions)
     return;
-  emit_pieces(b, host_support_pieces, (const char *[]){"M", spec->module, NULL});
+  emit_kernel_library(spec, b);
   emit_nccl_support(spec, b);
   for (int i = 0; i < spec->nreductions; i++) {
     const Reduction *r = &spec->reductions[i];
@@ -598,13 +563,17 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
                         "ORDER", r->commutative ? "commutative: each lane keeps K accumulators (independent chains)"
                                                 : "ordered: lanes take consecutive groups and every merge keeps input order",
                         NULL};
-    emit_pieces(b, kernel_pieces, kv);
-    if (r->segmented)
-      emit_pieces(b, segmented_pieces, kv);
+    template_emit(b, "kernels.cu.tmpl", "flat", kv);
+    template_emit(b, "dispatch.cu.tmpl", "flat", kv);
+    template_emit(b, "api.cu.tmpl", "flat", kv);
+    if (r->segmented) {
+      template_emit(b, "kernels.cu.tmpl", "segmented", kv);
+      template_emit(b, "api.cu.tmpl", "segmented", kv);
+    }
     if (r->host_reference)
-      emit_pieces(b, host_reference_pieces, kv);
+      template_emit(b, "api.cu.tmpl", "flat_reference", kv);
     if (r->segmented && r->host_reference)
-      emit_pieces(b, segmented_host_reference_pieces, kv);
+      template_emit(b, "api.cu.tmpl", "segmented_reference", kv);
     emit_nccl_reduction(r, b, kv);
   }
   emit_nccl_window_create(spec, b);

@@ -46,7 +46,7 @@ static const char *demangled_name(const char *mangled) {
  * row_form (reduce.cuh.tmpl), read from the embedded text so the two
  * cannot drift apart; NULL past its end. */
 static const char *row_form_name(long f) {
-  const char *p = strstr(template_text("plans.cuh.tmpl"), "enum row_form {");
+  const char *p = strstr(template_text("policy.cuh.tmpl"), "enum row_form {");
   if (!p || f < 0)
     return NULL;
   p += strlen("enum row_form {");

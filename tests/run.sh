@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpugen's test driver. usage: tests/run.sh SUITE...   (all = every suite)
-# Suites: unit golden errors cli explain output limits fuzz integration install compile hygiene valgrind gpu bench
+# Suites: unit plans golden errors cli explain output limits fuzz integration install compile hygiene valgrind gpu bench
 # Prints "ok"/"FAIL" per check and closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -803,6 +803,28 @@ suite_gpu() {
   done
 }
 
+# The host's plans on the CPU (tests/plans): the module of plans.json is
+# compiled into test_plans.cu with nvcc, and its plan functions run with
+# made-up devices under cmocka.
+suite_plans() {
+  local dir=$WORK/plans log n
+  if ! log=$("$GPUGEN" -q -o "$dir/gen" tests/plans/plans.json 2>&1 &&
+      nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$dir/gen" -Itests/plans \
+        -o "$dir/test_plans" tests/plans/test_plans.cu -lcmocka 2>&1); then
+    fail "plans: test_plans.cu does not build" "$log"
+    return
+  fi
+  log=$("$dir/test_plans" 2>&1)
+  local status=$?
+  n=$(printf '%s\n' "$log" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
+  if [ $status -eq 0 ]; then
+    passed=$((passed + ${n:-0}))
+    echo "ok   plans: test_plans (${n:-0} tests)"
+  else
+    fail "plans: test_plans" "$log"
+  fi
+}
+
 # The generated code means what gpugen wrote whatever the spec's headers
 # define (tests/hygiene): a module is built three times, with an empty
 # hygiene_traps.h, with a macro named like every identifier it uses, and
@@ -1185,7 +1207,7 @@ zipfile.ZipFile(sys.argv[1], "w").writestr("nvidia/other/x.h", "")' "$fetch/no-h
 
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit golden errors cli explain output limits fuzz integration install compile hygiene valgrind gpu bench)
+[ ${#suites[@]} -eq 0 ] || [ "${suites[0]}" = all ] && suites=(unit plans golden errors cli explain output limits fuzz integration install compile hygiene valgrind gpu bench)
 for s in "${suites[@]}"; do
   echo "== $s"
   "suite_$s"

@@ -41,22 +41,15 @@ __device__ __forceinline__ void shuffle_tail(const unsigned char *in, unsigned c
   memcpy(out, &w, B);
 }
 
-struct ShflIdx {
-  unsigned int mask; int src_lane; int width;
-  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_sync(mask, w, src_lane, width); }
-};
-struct ShflUp {
-  unsigned int mask; unsigned int delta; int width;
-  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_up_sync(mask, w, delta, width); }
-};
-struct ShflDown {
-  unsigned int mask; unsigned int delta; int width;
-  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_down_sync(mask, w, delta, width); }
-};
-struct ShflXor {
-  unsigned int mask; int lane_mask; int width;
-  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_xor_sync(mask, w, lane_mask, width); }
-};
+/* The four shuffles of one 32-bit word, as the functors shuffle_run and shuffle_tail apply. */
+struct ShflIdx { unsigned int mask; int src_lane; int width;
+  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_sync(mask, w, src_lane, width); } };
+struct ShflUp { unsigned int mask; unsigned int delta; int width;
+  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_up_sync(mask, w, delta, width); } };
+struct ShflDown { unsigned int mask; unsigned int delta; int width;
+  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_down_sync(mask, w, delta, width); } };
+struct ShflXor { unsigned int mask; int lane_mask; int width;
+  __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_xor_sync(mask, w, lane_mask, width); } };
 
 /* Issues N read-only loads of V (1, 2, 4, 8 or 16 bytes) from an address
  * aligned to sizeof(V). */
@@ -88,425 +81,161 @@ template <class T> struct SharedMem {
 };
 
 
-/* ---- builtin scalars ---- */
-
-template <> struct SharedMem<bool> {
-  __device__ bool *getPointer() {
-    extern __shared__ __align__(1) unsigned char gpugen_basic_smem_bool[];
-    return reinterpret_cast<bool *>(gpugen_basic_smem_bool);
-  }
-};
-/* bool: 1 byte, align 1, 0 bytes of padding
- *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
- *   ldg:     1 load of 1 byte, 0 padding words skipped */
+/* ---- builtin scalars ----
+ * Those of 4 and 8 bytes, __half and __nv_bfloat16 go to the CUDA
+ * intrinsics as they are; those of 1 and 2 bytes move as one 32-bit word
+ * (one shfl.sync) and load as themselves. Every scalar's dynamic shared
+ * memory has its own extern array and alignment. */
 namespace detail {
-template <class Op> __device__ __forceinline__ bool shuffle(const bool &v, Op op) {
-  bool r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(&v);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  shuffle_tail<1>(in + 0, out + 0, op); /* bytes 0..0 */
+template <class T, class Op> __device__ __forceinline__ T shuffle_small(const T &v, Op op) {
+  T r;
+  shuffle_tail<sizeof(T)>(reinterpret_cast<const unsigned char *>(&v), reinterpret_cast<unsigned char *>(&r), op);
   return r;
+}
+template <class T, class W> __device__ __forceinline__ T load_small(const T *p) {
+  T r;
+  load_run<1, W>(reinterpret_cast<const unsigned char *>(p), reinterpret_cast<unsigned char *>(&r));
+  return r;
+}
+template <class T> __host__ __device__ __forceinline__ bool scalar_bits_equal(const T &a, const T &b) {
+  return bytes_equal(reinterpret_cast<const unsigned char *>(&a), reinterpret_cast<const unsigned char *>(&b), sizeof(T));
 }
 } // namespace detail
-__device__ __forceinline__ bool shfl_sync(unsigned int mask, const bool &v, int src_lane, int width = warpSize) { return detail::shuffle(v, detail::ShflIdx{mask, src_lane, width}); }
-__device__ __forceinline__ bool shfl_up_sync(unsigned int mask, const bool &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflUp{mask, delta, width}); }
-__device__ __forceinline__ bool shfl_down_sync(unsigned int mask, const bool &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflDown{mask, delta, width}); }
-__device__ __forceinline__ bool shfl_xor_sync(unsigned int mask, const bool &v, int lane_mask, int width = warpSize) { return detail::shuffle(v, detail::ShflXor{mask, lane_mask, width}); }
-__device__ __forceinline__ bool ldg(const bool *p) {
-  bool r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(p);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  detail::load_run<1, unsigned char>(in + 0, out + 0); /* bytes 0..0 */
-  return r;
-}
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const bool &a, const bool &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 1);
-}
 
-template <> struct SharedMem<char> {
-  __device__ char *getPointer() {
-    extern __shared__ __align__(1) unsigned char gpugen_basic_smem_char[];
-    return reinterpret_cast<char *>(gpugen_basic_smem_char);
-  }
-};
-/* char: 1 byte, align 1, 0 bytes of padding
- *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
- *   ldg:     1 load of 1 byte, 0 padding words skipped */
-namespace detail {
-template <class Op> __device__ __forceinline__ char shuffle(const char &v, Op op) {
-  char r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(&v);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  shuffle_tail<1>(in + 0, out + 0, op); /* bytes 0..0 */
-  return r;
-}
-} // namespace detail
-__device__ __forceinline__ char shfl_sync(unsigned int mask, const char &v, int src_lane, int width = warpSize) { return detail::shuffle(v, detail::ShflIdx{mask, src_lane, width}); }
-__device__ __forceinline__ char shfl_up_sync(unsigned int mask, const char &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflUp{mask, delta, width}); }
-__device__ __forceinline__ char shfl_down_sync(unsigned int mask, const char &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflDown{mask, delta, width}); }
-__device__ __forceinline__ char shfl_xor_sync(unsigned int mask, const char &v, int lane_mask, int width = warpSize) { return detail::shuffle(v, detail::ShflXor{mask, lane_mask, width}); }
-__device__ __forceinline__ char ldg(const char *p) {
-  char r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(p);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  detail::load_run<1, unsigned char>(in + 0, out + 0); /* bytes 0..0 */
-  return r;
-}
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const char &a, const char &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 1);
-}
+template <> struct SharedMem<bool> { __device__ bool *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_bool[]; return reinterpret_cast<bool *>(gpugen_basic_smem_bool); } };
+__device__ __forceinline__ bool shfl_sync(unsigned int mask, const bool &v, int src_lane, int width = warpSize) { return detail::shuffle_small(v, detail::ShflIdx{mask, src_lane, width}); }
+__device__ __forceinline__ bool shfl_up_sync(unsigned int mask, const bool &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflUp{mask, delta, width}); }
+__device__ __forceinline__ bool shfl_down_sync(unsigned int mask, const bool &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflDown{mask, delta, width}); }
+__device__ __forceinline__ bool shfl_xor_sync(unsigned int mask, const bool &v, int lane_mask, int width = warpSize) { return detail::shuffle_small(v, detail::ShflXor{mask, lane_mask, width}); }
+__device__ __forceinline__ bool ldg(const bool *p) { return detail::load_small<bool, unsigned char>(p); }
+__host__ __device__ __forceinline__ bool bits_equal(const bool &a, const bool &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<signed char> {
-  __device__ signed char *getPointer() {
-    extern __shared__ __align__(1) unsigned char gpugen_basic_smem_schar[];
-    return reinterpret_cast<signed char *>(gpugen_basic_smem_schar);
-  }
-};
-/* signed char: 1 byte, align 1, 0 bytes of padding
- *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
- *   ldg:     1 load of 1 byte, 0 padding words skipped */
-namespace detail {
-template <class Op> __device__ __forceinline__ signed char shuffle(const signed char &v, Op op) {
-  signed char r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(&v);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  shuffle_tail<1>(in + 0, out + 0, op); /* bytes 0..0 */
-  return r;
-}
-} // namespace detail
-__device__ __forceinline__ signed char shfl_sync(unsigned int mask, const signed char &v, int src_lane, int width = warpSize) { return detail::shuffle(v, detail::ShflIdx{mask, src_lane, width}); }
-__device__ __forceinline__ signed char shfl_up_sync(unsigned int mask, const signed char &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflUp{mask, delta, width}); }
-__device__ __forceinline__ signed char shfl_down_sync(unsigned int mask, const signed char &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflDown{mask, delta, width}); }
-__device__ __forceinline__ signed char shfl_xor_sync(unsigned int mask, const signed char &v, int lane_mask, int width = warpSize) { return detail::shuffle(v, detail::ShflXor{mask, lane_mask, width}); }
-__device__ __forceinline__ signed char ldg(const signed char *p) {
-  signed char r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(p);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  detail::load_run<1, unsigned char>(in + 0, out + 0); /* bytes 0..0 */
-  return r;
-}
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const signed char &a, const signed char &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 1);
-}
+template <> struct SharedMem<char> { __device__ char *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_char[]; return reinterpret_cast<char *>(gpugen_basic_smem_char); } };
+__device__ __forceinline__ char shfl_sync(unsigned int mask, const char &v, int src_lane, int width = warpSize) { return detail::shuffle_small(v, detail::ShflIdx{mask, src_lane, width}); }
+__device__ __forceinline__ char shfl_up_sync(unsigned int mask, const char &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflUp{mask, delta, width}); }
+__device__ __forceinline__ char shfl_down_sync(unsigned int mask, const char &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflDown{mask, delta, width}); }
+__device__ __forceinline__ char shfl_xor_sync(unsigned int mask, const char &v, int lane_mask, int width = warpSize) { return detail::shuffle_small(v, detail::ShflXor{mask, lane_mask, width}); }
+__device__ __forceinline__ char ldg(const char *p) { return detail::load_small<char, unsigned char>(p); }
+__host__ __device__ __forceinline__ bool bits_equal(const char &a, const char &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<unsigned char> {
-  __device__ unsigned char *getPointer() {
-    extern __shared__ __align__(1) unsigned char gpugen_basic_smem_uchar[];
-    return reinterpret_cast<unsigned char *>(gpugen_basic_smem_uchar);
-  }
-};
-/* unsigned char: 1 byte, align 1, 0 bytes of padding
- *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
- *   ldg:     1 load of 1 byte, 0 padding words skipped */
-namespace detail {
-template <class Op> __device__ __forceinline__ unsigned char shuffle(const unsigned char &v, Op op) {
-  unsigned char r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(&v);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  shuffle_tail<1>(in + 0, out + 0, op); /* bytes 0..0 */
-  return r;
-}
-} // namespace detail
-__device__ __forceinline__ unsigned char shfl_sync(unsigned int mask, const unsigned char &v, int src_lane, int width = warpSize) { return detail::shuffle(v, detail::ShflIdx{mask, src_lane, width}); }
-__device__ __forceinline__ unsigned char shfl_up_sync(unsigned int mask, const unsigned char &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflUp{mask, delta, width}); }
-__device__ __forceinline__ unsigned char shfl_down_sync(unsigned int mask, const unsigned char &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflDown{mask, delta, width}); }
-__device__ __forceinline__ unsigned char shfl_xor_sync(unsigned int mask, const unsigned char &v, int lane_mask, int width = warpSize) { return detail::shuffle(v, detail::ShflXor{mask, lane_mask, width}); }
-__device__ __forceinline__ unsigned char ldg(const unsigned char *p) {
-  unsigned char r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(p);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  detail::load_run<1, unsigned char>(in + 0, out + 0); /* bytes 0..0 */
-  return r;
-}
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const unsigned char &a, const unsigned char &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 1);
-}
+template <> struct SharedMem<signed char> { __device__ signed char *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_schar[]; return reinterpret_cast<signed char *>(gpugen_basic_smem_schar); } };
+__device__ __forceinline__ signed char shfl_sync(unsigned int mask, const signed char &v, int src_lane, int width = warpSize) { return detail::shuffle_small(v, detail::ShflIdx{mask, src_lane, width}); }
+__device__ __forceinline__ signed char shfl_up_sync(unsigned int mask, const signed char &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflUp{mask, delta, width}); }
+__device__ __forceinline__ signed char shfl_down_sync(unsigned int mask, const signed char &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflDown{mask, delta, width}); }
+__device__ __forceinline__ signed char shfl_xor_sync(unsigned int mask, const signed char &v, int lane_mask, int width = warpSize) { return detail::shuffle_small(v, detail::ShflXor{mask, lane_mask, width}); }
+__device__ __forceinline__ signed char ldg(const signed char *p) { return detail::load_small<signed char, unsigned char>(p); }
+__host__ __device__ __forceinline__ bool bits_equal(const signed char &a, const signed char &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<short> {
-  __device__ short *getPointer() {
-    extern __shared__ __align__(2) unsigned char gpugen_basic_smem_short[];
-    return reinterpret_cast<short *>(gpugen_basic_smem_short);
-  }
-};
-/* short: 2 bytes, align 2, 0 bytes of padding
- *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
- *   ldg:     1 load of 2 bytes, 0 padding words skipped */
-namespace detail {
-template <class Op> __device__ __forceinline__ short shuffle(const short &v, Op op) {
-  short r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(&v);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  shuffle_tail<2>(in + 0, out + 0, op); /* bytes 0..1 */
-  return r;
-}
-} // namespace detail
-__device__ __forceinline__ short shfl_sync(unsigned int mask, const short &v, int src_lane, int width = warpSize) { return detail::shuffle(v, detail::ShflIdx{mask, src_lane, width}); }
-__device__ __forceinline__ short shfl_up_sync(unsigned int mask, const short &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflUp{mask, delta, width}); }
-__device__ __forceinline__ short shfl_down_sync(unsigned int mask, const short &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflDown{mask, delta, width}); }
-__device__ __forceinline__ short shfl_xor_sync(unsigned int mask, const short &v, int lane_mask, int width = warpSize) { return detail::shuffle(v, detail::ShflXor{mask, lane_mask, width}); }
-__device__ __forceinline__ short ldg(const short *p) {
-  short r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(p);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  detail::load_run<1, unsigned short>(in + 0, out + 0); /* bytes 0..1 */
-  return r;
-}
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const short &a, const short &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 2);
-}
+template <> struct SharedMem<unsigned char> { __device__ unsigned char *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_uchar[]; return reinterpret_cast<unsigned char *>(gpugen_basic_smem_uchar); } };
+__device__ __forceinline__ unsigned char shfl_sync(unsigned int mask, const unsigned char &v, int src_lane, int width = warpSize) { return detail::shuffle_small(v, detail::ShflIdx{mask, src_lane, width}); }
+__device__ __forceinline__ unsigned char shfl_up_sync(unsigned int mask, const unsigned char &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflUp{mask, delta, width}); }
+__device__ __forceinline__ unsigned char shfl_down_sync(unsigned int mask, const unsigned char &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflDown{mask, delta, width}); }
+__device__ __forceinline__ unsigned char shfl_xor_sync(unsigned int mask, const unsigned char &v, int lane_mask, int width = warpSize) { return detail::shuffle_small(v, detail::ShflXor{mask, lane_mask, width}); }
+__device__ __forceinline__ unsigned char ldg(const unsigned char *p) { return detail::load_small<unsigned char, unsigned char>(p); }
+__host__ __device__ __forceinline__ bool bits_equal(const unsigned char &a, const unsigned char &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<unsigned short> {
-  __device__ unsigned short *getPointer() {
-    extern __shared__ __align__(2) unsigned char gpugen_basic_smem_ushort[];
-    return reinterpret_cast<unsigned short *>(gpugen_basic_smem_ushort);
-  }
-};
-/* unsigned short: 2 bytes, align 2, 0 bytes of padding
- *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
- *   ldg:     1 load of 2 bytes, 0 padding words skipped */
-namespace detail {
-template <class Op> __device__ __forceinline__ unsigned short shuffle(const unsigned short &v, Op op) {
-  unsigned short r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(&v);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  shuffle_tail<2>(in + 0, out + 0, op); /* bytes 0..1 */
-  return r;
-}
-} // namespace detail
-__device__ __forceinline__ unsigned short shfl_sync(unsigned int mask, const unsigned short &v, int src_lane, int width = warpSize) { return detail::shuffle(v, detail::ShflIdx{mask, src_lane, width}); }
-__device__ __forceinline__ unsigned short shfl_up_sync(unsigned int mask, const unsigned short &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflUp{mask, delta, width}); }
-__device__ __forceinline__ unsigned short shfl_down_sync(unsigned int mask, const unsigned short &v, unsigned int delta, int width = warpSize) { return detail::shuffle(v, detail::ShflDown{mask, delta, width}); }
-__device__ __forceinline__ unsigned short shfl_xor_sync(unsigned int mask, const unsigned short &v, int lane_mask, int width = warpSize) { return detail::shuffle(v, detail::ShflXor{mask, lane_mask, width}); }
-__device__ __forceinline__ unsigned short ldg(const unsigned short *p) {
-  unsigned short r;
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(p);
-  unsigned char *out = reinterpret_cast<unsigned char *>(&r);
-  detail::load_run<1, unsigned short>(in + 0, out + 0); /* bytes 0..1 */
-  return r;
-}
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const unsigned short &a, const unsigned short &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 2);
-}
+template <> struct SharedMem<short> { __device__ short *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_short[]; return reinterpret_cast<short *>(gpugen_basic_smem_short); } };
+__device__ __forceinline__ short shfl_sync(unsigned int mask, const short &v, int src_lane, int width = warpSize) { return detail::shuffle_small(v, detail::ShflIdx{mask, src_lane, width}); }
+__device__ __forceinline__ short shfl_up_sync(unsigned int mask, const short &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflUp{mask, delta, width}); }
+__device__ __forceinline__ short shfl_down_sync(unsigned int mask, const short &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflDown{mask, delta, width}); }
+__device__ __forceinline__ short shfl_xor_sync(unsigned int mask, const short &v, int lane_mask, int width = warpSize) { return detail::shuffle_small(v, detail::ShflXor{mask, lane_mask, width}); }
+__device__ __forceinline__ short ldg(const short *p) { return detail::load_small<short, unsigned short>(p); }
+__host__ __device__ __forceinline__ bool bits_equal(const short &a, const short &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<int> {
-  __device__ int *getPointer() {
-    extern __shared__ __align__(4) unsigned char gpugen_basic_smem_int[];
-    return reinterpret_cast<int *>(gpugen_basic_smem_int);
-  }
-};
-/* int: 4 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<unsigned short> { __device__ unsigned short *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_ushort[]; return reinterpret_cast<unsigned short *>(gpugen_basic_smem_ushort); } };
+__device__ __forceinline__ unsigned short shfl_sync(unsigned int mask, const unsigned short &v, int src_lane, int width = warpSize) { return detail::shuffle_small(v, detail::ShflIdx{mask, src_lane, width}); }
+__device__ __forceinline__ unsigned short shfl_up_sync(unsigned int mask, const unsigned short &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflUp{mask, delta, width}); }
+__device__ __forceinline__ unsigned short shfl_down_sync(unsigned int mask, const unsigned short &v, unsigned int delta, int width = warpSize) { return detail::shuffle_small(v, detail::ShflDown{mask, delta, width}); }
+__device__ __forceinline__ unsigned short shfl_xor_sync(unsigned int mask, const unsigned short &v, int lane_mask, int width = warpSize) { return detail::shuffle_small(v, detail::ShflXor{mask, lane_mask, width}); }
+__device__ __forceinline__ unsigned short ldg(const unsigned short *p) { return detail::load_small<unsigned short, unsigned short>(p); }
+__host__ __device__ __forceinline__ bool bits_equal(const unsigned short &a, const unsigned short &b) { return detail::scalar_bits_equal(a, b); }
+
+template <> struct SharedMem<int> { __device__ int *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_basic_smem_int[]; return reinterpret_cast<int *>(gpugen_basic_smem_int); } };
 __device__ __forceinline__ int shfl_sync(unsigned int mask, int v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ int shfl_up_sync(unsigned int mask, int v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ int shfl_down_sync(unsigned int mask, int v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ int shfl_xor_sync(unsigned int mask, int v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ int ldg(const int *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const int &a, const int &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 4);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const int &a, const int &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<unsigned int> {
-  __device__ unsigned int *getPointer() {
-    extern __shared__ __align__(4) unsigned char gpugen_basic_smem_uint[];
-    return reinterpret_cast<unsigned int *>(gpugen_basic_smem_uint);
-  }
-};
-/* unsigned int: 4 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<unsigned int> { __device__ unsigned int *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_basic_smem_uint[]; return reinterpret_cast<unsigned int *>(gpugen_basic_smem_uint); } };
 __device__ __forceinline__ unsigned int shfl_sync(unsigned int mask, unsigned int v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ unsigned int shfl_up_sync(unsigned int mask, unsigned int v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ unsigned int shfl_down_sync(unsigned int mask, unsigned int v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ unsigned int shfl_xor_sync(unsigned int mask, unsigned int v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ unsigned int ldg(const unsigned int *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const unsigned int &a, const unsigned int &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 4);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const unsigned int &a, const unsigned int &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<long> {
-  __device__ long *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_long[];
-    return reinterpret_cast<long *>(gpugen_basic_smem_long);
-  }
-};
-/* long: 8 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<long> { __device__ long *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_long[]; return reinterpret_cast<long *>(gpugen_basic_smem_long); } };
 __device__ __forceinline__ long shfl_sync(unsigned int mask, long v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ long shfl_up_sync(unsigned int mask, long v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ long shfl_down_sync(unsigned int mask, long v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ long shfl_xor_sync(unsigned int mask, long v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ long ldg(const long *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const long &a, const long &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 8);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const long &a, const long &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<unsigned long> {
-  __device__ unsigned long *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_ulong[];
-    return reinterpret_cast<unsigned long *>(gpugen_basic_smem_ulong);
-  }
-};
-/* unsigned long: 8 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<unsigned long> { __device__ unsigned long *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_ulong[]; return reinterpret_cast<unsigned long *>(gpugen_basic_smem_ulong); } };
 __device__ __forceinline__ unsigned long shfl_sync(unsigned int mask, unsigned long v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ unsigned long shfl_up_sync(unsigned int mask, unsigned long v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ unsigned long shfl_down_sync(unsigned int mask, unsigned long v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ unsigned long shfl_xor_sync(unsigned int mask, unsigned long v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ unsigned long ldg(const unsigned long *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const unsigned long &a, const unsigned long &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 8);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const unsigned long &a, const unsigned long &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<long long> {
-  __device__ long long *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_llong[];
-    return reinterpret_cast<long long *>(gpugen_basic_smem_llong);
-  }
-};
-/* long long: 8 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<long long> { __device__ long long *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_llong[]; return reinterpret_cast<long long *>(gpugen_basic_smem_llong); } };
 __device__ __forceinline__ long long shfl_sync(unsigned int mask, long long v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ long long shfl_up_sync(unsigned int mask, long long v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ long long shfl_down_sync(unsigned int mask, long long v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ long long shfl_xor_sync(unsigned int mask, long long v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ long long ldg(const long long *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const long long &a, const long long &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 8);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const long long &a, const long long &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<unsigned long long> {
-  __device__ unsigned long long *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_ullong[];
-    return reinterpret_cast<unsigned long long *>(gpugen_basic_smem_ullong);
-  }
-};
-/* unsigned long long: 8 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<unsigned long long> { __device__ unsigned long long *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_ullong[]; return reinterpret_cast<unsigned long long *>(gpugen_basic_smem_ullong); } };
 __device__ __forceinline__ unsigned long long shfl_sync(unsigned int mask, unsigned long long v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ unsigned long long shfl_up_sync(unsigned int mask, unsigned long long v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ unsigned long long shfl_down_sync(unsigned int mask, unsigned long long v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ unsigned long long shfl_xor_sync(unsigned int mask, unsigned long long v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ unsigned long long ldg(const unsigned long long *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const unsigned long long &a, const unsigned long long &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 8);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const unsigned long long &a, const unsigned long long &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<float> {
-  __device__ float *getPointer() {
-    extern __shared__ __align__(4) unsigned char gpugen_basic_smem_float[];
-    return reinterpret_cast<float *>(gpugen_basic_smem_float);
-  }
-};
-/* float: 4 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<float> { __device__ float *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_basic_smem_float[]; return reinterpret_cast<float *>(gpugen_basic_smem_float); } };
 __device__ __forceinline__ float shfl_sync(unsigned int mask, float v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ float shfl_up_sync(unsigned int mask, float v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ float shfl_down_sync(unsigned int mask, float v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ float shfl_xor_sync(unsigned int mask, float v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ float ldg(const float *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const float &a, const float &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 4);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const float &a, const float &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<double> {
-  __device__ double *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_double[];
-    return reinterpret_cast<double *>(gpugen_basic_smem_double);
-  }
-};
-/* double: 8 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<double> { __device__ double *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_double[]; return reinterpret_cast<double *>(gpugen_basic_smem_double); } };
 __device__ __forceinline__ double shfl_sync(unsigned int mask, double v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ double shfl_up_sync(unsigned int mask, double v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ double shfl_down_sync(unsigned int mask, double v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ double shfl_xor_sync(unsigned int mask, double v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ double ldg(const double *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const double &a, const double &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 8);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const double &a, const double &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<__half> {
-  __device__ __half *getPointer() {
-    extern __shared__ __align__(2) unsigned char gpugen_basic_smem_half[];
-    return reinterpret_cast<__half *>(gpugen_basic_smem_half);
-  }
-};
-/* __half: 2 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<__half> { __device__ __half *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_half[]; return reinterpret_cast<__half *>(gpugen_basic_smem_half); } };
 __device__ __forceinline__ __half shfl_sync(unsigned int mask, __half v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ __half shfl_up_sync(unsigned int mask, __half v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ __half shfl_down_sync(unsigned int mask, __half v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ __half shfl_xor_sync(unsigned int mask, __half v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ __half ldg(const __half *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const __half &a, const __half &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 2);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const __half &a, const __half &b) { return detail::scalar_bits_equal(a, b); }
 
-template <> struct SharedMem<__nv_bfloat16> {
-  __device__ __nv_bfloat16 *getPointer() {
-    extern __shared__ __align__(2) unsigned char gpugen_basic_smem_bfloat16[];
-    return reinterpret_cast<__nv_bfloat16 *>(gpugen_basic_smem_bfloat16);
-  }
-};
-/* __nv_bfloat16: 2 bytes; the CUDA intrinsics take it as it is. */
+template <> struct SharedMem<__nv_bfloat16> { __device__ __nv_bfloat16 *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_bfloat16[]; return reinterpret_cast<__nv_bfloat16 *>(gpugen_basic_smem_bfloat16); } };
 __device__ __forceinline__ __nv_bfloat16 shfl_sync(unsigned int mask, __nv_bfloat16 v, int src_lane, int width = warpSize) { return __shfl_sync(mask, v, src_lane, width); }
 __device__ __forceinline__ __nv_bfloat16 shfl_up_sync(unsigned int mask, __nv_bfloat16 v, unsigned int delta, int width = warpSize) { return __shfl_up_sync(mask, v, delta, width); }
 __device__ __forceinline__ __nv_bfloat16 shfl_down_sync(unsigned int mask, __nv_bfloat16 v, unsigned int delta, int width = warpSize) { return __shfl_down_sync(mask, v, delta, width); }
 __device__ __forceinline__ __nv_bfloat16 shfl_xor_sync(unsigned int mask, __nv_bfloat16 v, int lane_mask, int width = warpSize) { return __shfl_xor_sync(mask, v, lane_mask, width); }
 __device__ __forceinline__ __nv_bfloat16 ldg(const __nv_bfloat16 *p) { return __ldg(p); }
-/* True when every byte that belongs to a field is equal (padding ignored). */
-__host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, const __nv_bfloat16 &b) {
-  const unsigned char *pa = reinterpret_cast<const unsigned char *>(&a);
-  const unsigned char *pb = reinterpret_cast<const unsigned char *>(&b);
-  return detail::bytes_equal(pa + 0, pb + 0, 2);
-}
+__host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return detail::scalar_bits_equal(a, b); }
 
 /* ---- spec types ---- */
 
 /* Rgb: 3 bytes, align 1, 0 bytes of padding
  *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
  *   ldg:     3 loads of 1 byte, 0 padding words skipped */
-template <> struct SharedMem<Rgb> {
-  __device__ Rgb *getPointer() {
-    extern __shared__ __align__(1) unsigned char gpugen_basic_smem_Rgb[];
-    return reinterpret_cast<Rgb *>(gpugen_basic_smem_Rgb);
-  }
-};
+template <> struct SharedMem<Rgb> { __device__ Rgb *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_Rgb[]; return reinterpret_cast<Rgb *>(gpugen_basic_smem_Rgb); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Rgb shuffle(const Rgb &v, Op op) {
   Rgb r;
@@ -537,12 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Rgb &a, const Rgb &b) 
 /* Short3: 6 bytes, align 2, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 2 bytes, 0 padding words skipped */
-template <> struct SharedMem<Short3> {
-  __device__ Short3 *getPointer() {
-    extern __shared__ __align__(2) unsigned char gpugen_basic_smem_Short3[];
-    return reinterpret_cast<Short3 *>(gpugen_basic_smem_Short3);
-  }
-};
+template <> struct SharedMem<Short3> { __device__ Short3 *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_Short3[]; return reinterpret_cast<Short3 *>(gpugen_basic_smem_Short3); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Short3 shuffle(const Short3 &v, Op op) {
   Short3 r;
@@ -574,12 +298,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Short3 &a, const Short
 /* IntLL: 16 bytes, align 8, 4 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 1 padding word skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<IntLL> {
-  __device__ IntLL *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_IntLL[];
-    return reinterpret_cast<IntLL *>(gpugen_basic_smem_IntLL);
-  }
-};
+template <> struct SharedMem<IntLL> { __device__ IntLL *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_IntLL[]; return reinterpret_cast<IntLL *>(gpugen_basic_smem_IntLL); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ IntLL shuffle(const IntLL &v, Op op) {
   IntLL r;
@@ -612,12 +331,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const IntLL &a, const IntLL 
 /* Pixel: 10 bytes, align 2, 1 byte of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     5 loads of 2 bytes, 0 padding words skipped */
-template <> struct SharedMem<Pixel> {
-  __device__ Pixel *getPointer() {
-    extern __shared__ __align__(2) unsigned char gpugen_basic_smem_Pixel[];
-    return reinterpret_cast<Pixel *>(gpugen_basic_smem_Pixel);
-  }
-};
+template <> struct SharedMem<Pixel> { __device__ Pixel *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_Pixel[]; return reinterpret_cast<Pixel *>(gpugen_basic_smem_Pixel); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Pixel shuffle(const Pixel &v, Op op) {
   Pixel r;
@@ -650,12 +364,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Pixel &a, const Pixel 
 /* Segment: 40 bytes, align 8, 15 bytes of padding
  *   shuffle: 7 words of 32 bits (7 shfl.syncs), 3 padding words skipped
  *   ldg:     5 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<Segment> {
-  __device__ Segment *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_Segment[];
-    return reinterpret_cast<Segment *>(gpugen_basic_smem_Segment);
-  }
-};
+template <> struct SharedMem<Segment> { __device__ Segment *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_Segment[]; return reinterpret_cast<Segment *>(gpugen_basic_smem_Segment); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Segment shuffle(const Segment &v, Op op) {
   Segment r;
@@ -690,12 +399,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Segment &a, const Segm
 /* Vec4: 16 bytes, align 16, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<Vec4> {
-  __device__ Vec4 *getPointer() {
-    extern __shared__ __align__(16) unsigned char gpugen_basic_smem_Vec4[];
-    return reinterpret_cast<Vec4 *>(gpugen_basic_smem_Vec4);
-  }
-};
+template <> struct SharedMem<Vec4> { __device__ Vec4 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_basic_smem_Vec4[]; return reinterpret_cast<Vec4 *>(gpugen_basic_smem_Vec4); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Vec4 shuffle(const Vec4 &v, Op op) {
   Vec4 r;
@@ -726,12 +430,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Vec4 &a, const Vec4 &b
 /* Flags17: 17 bytes, align 1, 0 bytes of padding
  *   shuffle: 5 words of 32 bits (5 shfl.syncs), 0 padding words skipped
  *   ldg:     17 loads of 1 byte, 0 padding words skipped */
-template <> struct SharedMem<Flags17> {
-  __device__ Flags17 *getPointer() {
-    extern __shared__ __align__(1) unsigned char gpugen_basic_smem_Flags17[];
-    return reinterpret_cast<Flags17 *>(gpugen_basic_smem_Flags17);
-  }
-};
+template <> struct SharedMem<Flags17> { __device__ Flags17 *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_Flags17[]; return reinterpret_cast<Flags17 *>(gpugen_basic_smem_Flags17); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Flags17 shuffle(const Flags17 &v, Op op) {
   Flags17 r;
@@ -763,12 +462,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Flags17 &a, const Flag
 /* Welford: 12 bytes, align 4, 0 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Welford> {
-  __device__ Welford *getPointer() {
-    extern __shared__ __align__(4) unsigned char gpugen_basic_smem_Welford[];
-    return reinterpret_cast<Welford *>(gpugen_basic_smem_Welford);
-  }
-};
+template <> struct SharedMem<Welford> { __device__ Welford *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_basic_smem_Welford[]; return reinterpret_cast<Welford *>(gpugen_basic_smem_Welford); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Welford shuffle(const Welford &v, Op op) {
   Welford r;
@@ -799,12 +493,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Welford &a, const Welf
 /* basic_best_result: 16 bytes, align 8, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<basic_best_result> {
-  __device__ basic_best_result *getPointer() {
-    extern __shared__ __align__(8) unsigned char gpugen_basic_smem_basic_best_result[];
-    return reinterpret_cast<basic_best_result *>(gpugen_basic_smem_basic_best_result);
-  }
-};
+template <> struct SharedMem<basic_best_result> { __device__ basic_best_result *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_basic_best_result[]; return reinterpret_cast<basic_best_result *>(gpugen_basic_smem_basic_best_result); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ basic_best_result shuffle(const basic_best_result &v, Op op) {
   basic_best_result r;
@@ -832,21 +521,8 @@ __host__ __device__ __forceinline__ bool bits_equal(const basic_best_result &a, 
   return detail::bytes_equal(pa + 0, pb + 0, 16);
 }
 
-/* ---- reductions ---- */
+/* ---- reductions: operators and collectives ---- */
 namespace detail {
-
-/* ---- reductions: per-thread operations and loads ---- */
-
-/* The module's per-type shuffles and loads, called as detail::ldg and
- * detail::shfl_sync like every other function of gpugen's: a qualified call
- * never meets a function of the user's through argument-dependent lookup.
- * detail::ldg also reads an "input" list's arrays (overloads beside each
- * reduction's op). */
-using basic::ldg;
-using basic::shfl_sync;
-using basic::shfl_up_sync;
-using basic::shfl_down_sync;
-using basic::shfl_xor_sync;
 
 /* Integer arithmetic wraps (in unsigned arithmetic, so overflow is defined
  * and every summation order gives the same bits). */
@@ -898,179 +574,6 @@ template <> __host__ __device__ __forceinline__ bool less<__half>(__half a, __ha
 template <> __host__ __device__ __forceinline__ bool less<__nv_bfloat16>(__nv_bfloat16 a, __nv_bfloat16 b) {
   return __bfloat162float(a) < __bfloat162float(b);
 }
-
-__host__ __device__ constexpr int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-
-/* The most threads and blocks an SM of the architecture being compiled
- * holds (gpugen's table, gen/targets.c): ptxas rejects launch bounds past
- * them under -Werror. The host pass and unknown architectures get sm_75's. */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 200 || __CUDA_ARCH__ == 210)
-constexpr int sm_threads_max = 1536, sm_blocks_max = 8;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 300 || __CUDA_ARCH__ == 320 || __CUDA_ARCH__ == 350 || __CUDA_ARCH__ == 370)
-constexpr int sm_threads_max = 2048, sm_blocks_max = 16;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 500 || __CUDA_ARCH__ == 520 || __CUDA_ARCH__ == 530 || __CUDA_ARCH__ == 600 \
-    || __CUDA_ARCH__ == 610 || __CUDA_ARCH__ == 620 || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 720 \
-    || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
-constexpr int sm_threads_max = 2048, sm_blocks_max = 32;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
-constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
-constexpr int sm_threads_max = 1536, sm_blocks_max = 16;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1010 || __CUDA_ARCH__ == 1100 || __CUDA_ARCH__ == 1200 \
-    || __CUDA_ARCH__ == 1210)
-constexpr int sm_threads_max = 1536, sm_blocks_max = 24;
-#else
-constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
-#endif
-
-/* Blocks an SM to ask for in launch bounds: `wanted`, at most what an SM
- * of the architecture being compiled holds of `block`-thread blocks. The
- * spec's own tuning is checked against the same limits; this caps the
- * kernels that derive more blocks from a small tuned block. */
-__host__ __device__ constexpr int sm_min_blocks(int block, int wanted) {
-  return detail::clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
-}
-__host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
-
-/* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
- * parts) each, hold any. Split over that many parts, the share size is the
- * same, so the host launches only those (the kernel derives the share from
- * gridDim.x) and no block publishes an identity for the merge. */
-__host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
-  return detail::ceil_div(total, detail::ceil_div(total, parts));
-}
-
-/* The grid for `tiles` whole tiles, at most `most` blocks on `sms` SMs. An
- * SM runs its blocks side by side, so the busiest one's tiles set the time:
- * ceil(blocks / sms) * ceil(tiles / blocks). A grid of fewer whole waves is
- * taken only when that load drops by a sixteenth or more, since fewer
- * blocks hide less latency: 1024 tiles on 132 SMs take 256 blocks of 4 (8
- * tiles on the busiest SM), not 342 of 3 (9); 16384 tiles keep 391 blocks
- * (126) rather than 132 (125). */
-__host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size_t sms) {
-  size_t best = detail::busy_parts(tiles, most);
-  size_t best_load = detail::ceil_div(best, sms) * detail::ceil_div(tiles, best);
-  for (size_t wave = most / sms * sms; wave >= sms; wave -= sms) {
-    const size_t parts = detail::busy_parts(tiles, wave);
-    const size_t load = detail::ceil_div(parts, sms) * detail::ceil_div(tiles, parts);
-    if (16 * load <= 15 * best_load)
-      best = parts, best_load = load;
-  }
-  return best;
-}
-
-/* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
- * CUB's nominal items do, so wider elements take fewer. The element-by-
- * element fallback takes at most 4 (it only serves inputs that cannot be
- * aligned, and its registers count against every kernel). */
-__host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
-  return detail::clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
-}
-
-__host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, int size) {
-  return detail::clamp_int(detail::groups_per_lane(items_per_thread, size), 1, 4);
-}
-
-/* Whether every pointer aligned for T reaches a 16-byte boundary within 16
- * elements, so that vector_head (host side) never fails: the gcd of
- * sizeof(T) and 16 divides alignof(T). Then the element-by-element fallback
- * is unreachable and is not compiled (it costs compile time and registers). */
-template <class T> __host__ __device__ constexpr bool always_alignable() {
-  constexpr size_t lowest_bit = sizeof(T) & (~sizeof(T) + 1); /* the gcd with 16, below 16 */
-  return (lowest_bit < 16 ? lowest_bit : 16) <= alignof(T);
-}
-
-/* Where the vector path starts: the first of the next 15 elements that sits
- * on a 16-byte boundary; false when none does. */
-__host__ __device__ __forceinline__ bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
-  for (size_t h = 0; h < 16; ++h)
-    if (((uintptr_t)in + h * size) % 16 == 0) {
-      *head = h < n ? h : n;
-      return true;
-    }
-  return false;
-}
-
-/* Several arrays read together (an "input" list): the first of the next 15
- * elements where every array sits on a 16-byte boundary; false when there is
- * none (arrays misaligned differently are read element by element). */
-template <int N>
-__host__ __device__ __forceinline__ bool vector_head_all(const void *const (&in)[N], const size_t (&size)[N], size_t n,
-                                                         size_t *head) {
-  for (size_t h = 0; h < 16; ++h) {
-    bool all = true;
-    for (int i = 0; i < N; ++i)
-      all = all && ((uintptr_t)in[i] + h * size[i]) % 16 == 0;
-    if (all) {
-      *head = h < n ? h : n;
-      return true;
-    }
-  }
-  return false;
-}
-
-template <class> struct always_void { typedef void type; };
-
-/* How the kernels reach a reduction's input: a pointer to its elements, or,
- * for an "input" list, the op struct's source (one pointer per array,
- * advanced together; ldg, load_group and vector_head have overloads for it
- * beside the op). Several arrays share no 16-byte head by construction. */
-template <class Op, class = void> struct input_of {
-  typedef const typename Op::input_type *source;
-  static constexpr bool one_array = true;
-  static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
-  static constexpr size_t element_bytes = sizeof(typename Op::input_type);
-};
-template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
-  typedef typename Op::source source;
-  static constexpr bool one_array = false;
-  static constexpr bool always_alignable = false;
-  static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
-};
-
-/* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
- * the whole aligned 256-byte block on a miss: for lanes that each walk
- * their own run of memory, whose 16-byte loads would otherwise reach DRAM
- * one 32-byte sector at a time. */
-template <int PREFETCH> __device__ __forceinline__ uint4 load16(const uint4 *p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (PREFETCH == 256) {
-    uint4 r;
-    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-    return r;
-  }
-#endif
-  return __ldg(p);
-}
-
-/* Loads group g: U whole elements that fill VEC 16-byte words exactly
- * (VECTOR), or one element with ldg's plan. */
-template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
-__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
-  if (VECTOR) {
-    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
-    uint4 w[VEC];
-#pragma unroll
-    for (int i = 0; i < VEC; ++i)
-      w[i] = detail::load16<PREFETCH>(p + i);
-    memcpy(x, w, sizeof w);
-  } else {
-    x[0] = detail::ldg(in + g);
-  }
-}
-
-} // namespace detail
-
-namespace detail {
-
-/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* sm_90 */
-constexpr int tuned_block = 512, tuned_items = 16, tuned_min_blocks = 2;
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 /* sm_80 */
-constexpr int tuned_block = 256, tuned_items = 8, tuned_min_blocks = 1;
-#else
-constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
-#endif
 /* min of Short3, field by field */
 __host__ __device__ __forceinline__ Short3 min_of(const Short3 &a, const Short3 &b) {
   Short3 r;
@@ -1094,9 +597,7 @@ struct total_op {
   static constexpr bool commutative = true;
   static constexpr bool packs_in_ticket = false;
   static __host__ __device__ __forceinline__ acc_type identity() {
-    acc_type r;
-    r = static_cast<long long>(0LL);
-    return r;
+    return static_cast<long long>(0LL);
   }
   static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
     return detail::sum_of(a, b);
@@ -1114,9 +615,7 @@ struct fmax_op {
   static constexpr bool commutative = true;
   static constexpr bool packs_in_ticket = false;
   static __host__ __device__ __forceinline__ acc_type identity() {
-    acc_type r;
-    r = static_cast<float>(-INFINITY);
-    return r;
+    return static_cast<float>(-INFINITY);
   }
   static __host__ __device__ __forceinline__ acc_type combine(const acc_type &a, const acc_type &b) {
     return detail::max_of(a, b);
@@ -1196,40 +695,21 @@ struct lo_op {
     return combine(a, static_cast<acc_type>(x));
   }
 };
-} // namespace detail
-namespace detail {
 
-/* ---- reductions: collectives, the single-pass protocol and the flat agent ---- */
-
-/* Loads a block-written partial through L2 (other SMs wrote it). */
-template <class T> __device__ __forceinline__ T load_cg(const T *p) {
-  T r;
-  if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
-    unsigned int w[sizeof(T) / 4];
-#pragma unroll
-    for (unsigned i = 0; i < sizeof(T) / 4; ++i)
-      w[i] = __ldcg(reinterpret_cast<const unsigned int *>(p) + i);
-    memcpy(&r, w, sizeof(T));
-  } else {
-    unsigned char b[sizeof(T)];
-#pragma unroll
-    for (unsigned i = 0; i < sizeof(T); ++i)
-      b[i] = __ldcg(reinterpret_cast<const unsigned char *>(p) + i);
-    memcpy(&r, b, sizeof(T));
-  }
-  return r;
-}
+using basic::shfl_sync;
+using basic::shfl_up_sync;
+using basic::shfl_down_sync;
+using basic::shfl_xor_sync;
 
 /* Reduces a warp's values in lane order (an ordered tree: at each step lane
  * l, a multiple of 2*offset, appends lane l+offset's range); lane 0 ends
  * with the result of lanes [0, valid). With WIDTH < 32, each group of WIDTH
- * lanes does so on its own (the segmented reductions' lane groups). Correct for non-commutative
- * operators. BOUNDED: lanes from valid on are never combined, since a costly
- * operator pays for combining with its identity too: Welford's combine
- * divides 0 by the summed counts, and a zero dividend takes the IEEE
- * division's slow path. Bounding the merges of a few partials took 2 to
- * 3 us off Welford at 2^14 to 2^20 on an H100. The ordered hot loop calls
- * it unbounded, without the extra test. `lane` is the caller's place in its
+ * lanes does so on its own (the segmented reductions' lane groups). Correct
+ * for non-commutative operators. BOUNDED: lanes from valid on are never
+ * combined, since a costly operator pays for combining with its identity
+ * too (Welford's combine divides 0 by the summed counts, which takes the
+ * IEEE division's slow path); the ordered hot loop calls it unbounded,
+ * without the extra test. `lane` is the caller's place in its
  * group and `mask` names the lanes that take part (a block's partial last
  * warp has fewer than 32; their values past `valid` are never read into a
  * result). A run-time `width` (a power of two up to WIDTH) makes groups of
@@ -1244,12 +724,6 @@ __device__ __forceinline__ typename Op::acc_type warp_reduce_lanes(typename Op::
       v = Op::combine(v, other);
   }
   return v;
-}
-
-/* The same for the kernels' 1-D blocks, whose warps are full. */
-template <class Op, bool BOUNDED = false, int WIDTH = 32>
-__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
-  return detail::warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
 }
 
 /* The least power of two >= n (n in 1..1024): the width of a tree over n
@@ -1317,13 +791,6 @@ __device__ __forceinline__ typename Op::acc_type block_reduce_ranked(typename Op
   }
   __syncthreads(); /* scratch may be reused right after */
   return BROADCAST ? scratch[32] : v;
-}
-
-/* The kernels' form: a 1-D block whose size is a multiple of 32. */
-template <class Op>
-__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
-                                                              int valid) {
-  return detail::block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
 }
 
 /* ---- the pieces for the user's own kernels (M_R_warp, M_R_block) ---- */
@@ -1435,563 +902,60 @@ __device__ __forceinline__ typename Op::acc_type block_piece_shaped(typename Op:
                                        BX * BY * BZ);
 }
 
-/* Commutative operators: block-wide tiles of BLOCK * K groups, the first
- * at `begin` and the next `step` groups on, up to `end`; within a tile warp
- * w takes the w-th run of 32 * K groups, lane-strided and coalesced. K
- * accumulators per lane (independent chains for costly folds). Full tiles
- * need no bounds checks, and the next tile's K loads are issued before this
- * one folds; the element-by-element fallback (inputs that cannot be
- * aligned) is not pipelined, since its code is compiled into every kernel.
- * The warp's total ends in lane 0. */
-template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename input_of<Op>::source in, size_t begin,
-                                                                     size_t end, size_t step, size_t first_index) {
-  typedef typename Op::acc_type A;
-  typedef typename Op::input_type T;
-  const int PER = VECTOR ? U : 1;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  A acc[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k)
-    acc[k] = Op::identity();
-  size_t base = begin + (size_t)warp * 32 * K;
-  if constexpr (!VECTOR) { /* the fallback for unaligned inputs: kept small */
-    for (; base + 32 * K <= end; base += step) {
-      T x[K][PER];
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        acc[k] = Op::fold(acc[k], x[k][0], first_index + base + k * 32 + lane);
-    }
-  } else if (base + 32 * K <= end) {
-    /* full tiles, software-pipelined: the next tile's loads are in flight
-     * while this one folds */
-    T x[K][PER];
-    size_t index = first_index + (base + lane) * PER;
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-      detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
-    for (;;) {
-      const size_t next = base + step;
-      const bool more = next + 32 * K <= end;
-      T y[K][PER];
-      if (more)
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-          detail::load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int u = 0; u < PER; ++u)
-          acc[k] = Op::fold(acc[k], x[k][u], index + (k * 32) * PER + u);
-      base = next;
-      index += step * PER;
-      if (!more)
-        break;
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int u = 0; u < PER; ++u)
-          x[k][u] = y[k][u];
-    }
-  }
-  if (base < end) { /* this warp's part of the last, partial tile */
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      size_t g = base + k * 32 + lane;
-      if (g < end) {
-        T x[PER];
-        detail::load_group<T, U, VEC, VECTOR>(in, g, x);
-#pragma unroll
-        for (int u = 0; u < PER; ++u)
-          acc[k] = Op::fold(acc[k], x[u], first_index + g * PER + u);
-      }
-    }
-  }
-  /* In a share shorter than one run of 32 * K groups, the chains and lanes
-   * that saw no group hold the identity; they are left out, not combined.
-   * One bounded tree for both cases: a second copy cost the one-block
-   * calls more than its compares cost the others (H100). */
-  const size_t warp_begin = begin + (size_t)warp * 32 * K;
-  const bool full = warp_begin + 32 * K <= end;
-#pragma unroll
-  for (int k = 1; k < K; ++k)
-    if (full || warp_begin + k * 32 + lane < end)
-      acc[0] = Op::combine(acc[0], acc[k]);
-  return detail::warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
-}
-
-/* Ordered operators: one warp's contiguous range of groups [begin, end).
- * Per tile each lane folds a run of consecutive groups, about 256 bytes of
- * input, into one accumulator, and the tile's warp total, reduced in lane
- * order, is appended to a running value. The runs are loaded a 128-byte
- * line (at most 8 groups) at a time, the next batch in flight while one
- * folds, and each run's first load has L2 fetch all of its 256 bytes: on an
- * H100 this took max-subarray from 81 to 88 % of the read ceiling (runs of
- * one line loaded 4 groups at a time without the L2 hint: 81 %). The last
- * tile shortens the runs so every lane works. The element-by-element
- * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
- * code is compiled into every kernel. The warp's total ends in lane 0. */
-template <class Op, int U, int VEC, bool VECTOR, int K_IN>
-__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
-                                                                   size_t end, size_t first_index) {
-  typedef typename Op::acc_type A;
-  typedef typename Op::input_type T;
-  constexpr int PER = VECTOR ? U : 1;
-  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
-  constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
-  constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
-  constexpr int RUN = VECTOR ? K * detail::clamp_int(RUN_GROUPS / K, 1, 8) : K;
-  constexpr int PREFETCH = VECTOR ? 256 : 0;
-  const int lane = threadIdx.x & 31;
-  A running = Op::identity();
-  size_t base = begin;
-  if (base + 32 * RUN <= end) {
-    /* full tiles, software-pipelined: the next batch of K groups is in
-     * flight while this one folds */
-    T x[K][PER];
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-      detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, base + (size_t)lane * RUN + k, x[k]);
-    for (;;) {
-      const size_t first = base + (size_t)lane * RUN, next = base + 32 * RUN;
-      const bool more = next + 32 * RUN <= end;
-      A acc = Op::identity();
-#pragma unroll
-      for (int r = 0; r < RUN; r += K) {
-        T y[K][PER];
-        if (r + K < RUN) {
-#pragma unroll
-          for (int k = 0; k < K; ++k)
-            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, first + r + K + k, y[k]);
-        } else if (more) {
-#pragma unroll
-          for (int k = 0; k < K; ++k)
-            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, next + (size_t)lane * RUN + k, y[k]);
-        }
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-#pragma unroll
-          for (int u = 0; u < PER; ++u)
-            acc = Op::fold(acc, x[k][u], first_index + (first + r + k) * PER + u);
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-#pragma unroll
-          for (int u = 0; u < PER; ++u)
-            x[k][u] = y[k][u];
-      }
-      running = Op::combine(running, detail::warp_reduce<Op>(acc));
-      base = next;
-      if (!more)
-        break;
-    }
-  }
-  if (base < end) { /* the last tile: runs of ceil(left / 32) groups */
-    const size_t run = (end - base + 31) / 32;
-    const size_t first = base + lane * run;
-    const size_t last = first + run < end ? first + run : end;
-    A acc = Op::identity();
-    for (size_t g0 = first; g0 < last; g0 += K) {
-      T x[K][PER];
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (g0 + k < last)
-          detail::load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (g0 + k < last)
-#pragma unroll
-          for (int u = 0; u < PER; ++u)
-            acc = Op::fold(acc, x[k][u], first_index + (g0 + k) * PER + u);
-    }
-    running = Op::combine(running, detail::warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
-  }
-  return running;
-}
-
-/* Where a warp reads a range by runs (reduce_warp_runs) outside the flat
- * kernel: from 32 lines of 128 bytes, a line a lane. H100, max-subarray at
- * 2^28: rows of 1024 ints 550 -> 470 us, segments of 4096 1165 -> 504 us;
- * rows of 256 (runs of 32 bytes) 553 -> 1021 us, segments of 256 1970 ->
- * 2762. */
-constexpr size_t warp_runs_min_bytes = 32 * 128;
-
-/* The reduction of share `part` of `parts` (a block's share of the grid,
- * or of a segment's piece); the total in thread 0. Commutative operators
- * deal whole tiles out in turn (part p takes tiles p, p + parts, ...), so
- * the blocks on the device read neighbouring tiles at any moment, where a
- * contiguous share per block has each stream from a place of its own (H100:
- * a bare 1 GiB read with 4 blocks an SM, 371 against 343 us; the bench's
- * flat reductions at 2^28 -0.5 to +1.2 %, at 2^20 to 2^26 up to 8 % faster
- * but argmax at 2^22, 8 % slower). Ordered ones split the groups between
- * warps (each warp's range stays contiguous, and warps follow each other in
- * order). */
-template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
-__device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
-                                                                     size_t first_index, typename Op::acc_type *scratch,
-                                                                     size_t part, size_t parts) {
-  typedef typename Op::acc_type A;
-  const int warp = threadIdx.x >> 5;
-  A v;
-  bool empty;
-  if constexpr (Op::commutative) {
-    const size_t tile = (size_t)BLOCK * K;
-    const size_t begin = part * tile < groups ? part * tile : groups;
-    v = detail::reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, groups, parts * tile, first_index);
-    empty = begin + (size_t)warp * 32 * K >= groups;
-  } else {
-    const int warps = BLOCK / 32;
-    const size_t total_warps = parts * warps;
-    const size_t per_warp = detail::ceil_div(groups, total_warps);
-    const size_t gw = part * warps + warp;
-    const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
-    const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
-    v = detail::reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
-    empty = begin >= end;
-  }
-  if ((threadIdx.x & 31) == 0)
-    scratch[warp] = v;
-  /* the warps that saw groups come first; the rest hold the identity and
-   * are left out */
-  const int active = __syncthreads_count((threadIdx.x & 31) == 0 && !empty);
-  if (warp == 0) {
-    v = (int)(threadIdx.x & 31) < active ? scratch[threadIdx.x] : Op::identity();
-    v = detail::warp_reduce<Op, true>(v, active);
-  }
-  return v;
-}
-
-/* Waits until flags[0, count) all carry the call's tag; then the writes
- * published before them are seen. All threads call it. */
-template <int BLOCK>
-__device__ __forceinline__ void wait_for_flags(const unsigned long long *flags, unsigned long long tag,
-                                               unsigned int count) {
-  for (;;) {
-    bool mine = true;
-    for (unsigned int i = threadIdx.x; i < count; i += BLOCK)
-      mine = mine && *reinterpret_cast<const volatile unsigned long long *>(flags + i) == tag;
-    if (__syncthreads_and(mine))
-      break;
-  }
-  __threadfence();
-}
-
-/* Clears flags[0, count): a replayed CUDA graph reuses its tag. */
-template <int BLOCK> __device__ __forceinline__ void clear_flags(unsigned long long *flags, unsigned int count) {
-  for (unsigned int i = threadIdx.x; i < count; i += BLOCK)
-    flags[i] = 0;
-}
-
-/* Thread 0 publishes block b's partial for a later merge: the partial,
- * then (after a fence) the flag with the call's tag. */
-template <class A>
-__device__ __forceinline__ void publish_partial(A *partials, unsigned long long *flags, size_t b, const A &v,
-                                                unsigned long long tag) {
-  if (threadIdx.x == 0) {
-    partials[b] = v;
-    __threadfence();
-    *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
-  }
-}
-
-/* Merges partials[0, nparts) in order, the total in thread 0: thread t
- * takes a contiguous run, IN_FLIGHT loads in flight at a time, starting
- * from its first partial rather than the identity. All threads call it,
- * with scratch free. */
-template <class Op, int BLOCK, int IN_FLIGHT = 4>
-__device__ __forceinline__ typename Op::acc_type merge_in_order(const typename Op::acc_type *partials,
-                                                                 unsigned int nparts, typename Op::acc_type *scratch) {
-  typedef typename Op::acc_type A;
-  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
-  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
-  for (unsigned int i = first + 1; i < last; i += IN_FLIGHT) {
-    A p[IN_FLIGHT];
-#pragma unroll
-    for (int j = 0; j < IN_FLIGHT; ++j)
-      if (i + j < last)
-        p[j] = detail::load_cg(partials + i + j);
-#pragma unroll
-    for (int j = 0; j < IN_FLIGHT; ++j)
-      if (i + j < last)
-        m = Op::combine(m, p[j]);
-  }
-  return detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
-}
-
-/* Waits until flags[0, nparts) all carry the call's tag, merges
- * partials[0, nparts) in order (the total in thread 0) and clears the
- * flags. All threads call it. */
-template <class Op, int BLOCK, int IN_FLIGHT = 4>
-__device__ __forceinline__ typename Op::acc_type merge_partials(const typename Op::acc_type *partials,
-                                                                 unsigned long long *flags, unsigned long long tag,
-                                                                 unsigned int nparts, typename Op::acc_type *scratch) {
-  __syncthreads(); /* scratch is free again */
-  detail::wait_for_flags<BLOCK>(flags, tag, nparts);
-  const typename Op::acc_type m = detail::merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
-  detail::clear_flags<BLOCK>(flags, nparts);
-  return m;
-}
-
-/* The ticket word in d_temp when it is clean: "gpugen" above 16 bits that
- * count the blocks of a call that have finished. The merging block leaves
- * it clean again. */
-constexpr unsigned long long ticket_clean = 0x67707567656e0000ULL;
-constexpr unsigned long long ticket_count_mask = 0xffffULL;
-
-/* Adds 1 to the ticket word and returns what it held, releasing this
- * thread's earlier writes (the block's partial) and acquiring those of the
- * blocks that added before it: the last block sees every partial. One
- * acq_rel atomic instead of a full fence before a relaxed one (sm_70 and
- * later; 2 to 3 % at 2^20 to 2^24 elements on an H100). */
-__device__ __forceinline__ unsigned long long take_ticket(unsigned long long *ticket) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  unsigned long long seen;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(seen) : "l"(ticket) : "memory");
-  return seen;
-#else
-  __threadfence();
-  const unsigned long long seen = atomicAdd(ticket, 1ULL);
-  __threadfence();
-  return seen;
-#endif
-}
-
-/* Adds `add` to a 64-bit word with a relaxed atomic and returns what it
- * held (packs_in_ticket: no other write needs ordering against it). */
-__device__ __forceinline__ unsigned long long add_relaxed(unsigned long long *word, unsigned long long add) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  unsigned long long seen;
-  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(seen) : "l"(word), "l"(add) : "memory");
-  return seen;
-#else
-  return atomicAdd(word, add);
-#endif
-}
-
-/* Folds in[begin, end) into one value in the calling thread; false when
- * the range is empty. The head and the tail, at most 15 elements each. */
-template <class Op>
-__device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, size_t begin, size_t end,
-                                           typename Op::acc_type *r) {
-  if (begin >= end)
-    return false;
-  typename Op::acc_type a = Op::identity();
-  for (size_t i = begin; i < end; ++i)
-    a = Op::fold(a, detail::ldg(in + i), i);
-  *r = a;
-  return true;
-}
-
-/* What the block that holds a call's result does with it (thread 0 only):
- * the plain call stores it; a global call across GPUs (the window) hands it to
- * the other ranks and stores every rank's folded. A finish that sets
- * after_temp_writes runs after the call's last write to d_temp, so that
- * d_temp is free once another GPU has seen the result. */
-struct store_result {
-  static constexpr bool after_temp_writes = false;
-  template <class A> __device__ __forceinline__ void operator()(A *out, const A &r) const { *out = r; }
-};
-
-/* The whole device-wide reduction in one launch. Each block reduces its
- * share, publishes its partial and takes a ticket (an atomic add on one
- * word); the block that takes the last ticket merges the partials in block
- * order and leaves the ticket word clean. Block 0 starts first, so it also
- * folds the peeled head into its own partial and the tail into the slot
- * after the last block's.
- * d_temp may hold garbage: a ticket word that is not clean shows it to
- * every block of the call. Then each block also sets its flag to the call's
- * 64-bit tag, and block 0 waits until every flag carries it, merges, clears
- * the flags and the ticket word. Only garbage whose upper 48 bits spell the
- * clean word, or a flag equal to the tag (2^-64), would be misread. Waiting
- * is safe: the grid never exceeds what the device holds at once and only
- * block 0 waits. Integer sums of up to 32 bits take the same steps, but
- * on a clean d_temp no block merges: the sum word beside the ticket, which
- * every path that leaves the ticket clean also leaves 0, adds up their
- * partials (below). */
-template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Finish>
-__device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
-                                              typename Op::acc_type *out, typename Op::acc_type *partials,
-                                              unsigned long long *flags, unsigned long long *ticket,
-                                              unsigned long long tag, const Finish &finish) {
-  typedef typename Op::acc_type A;
-  __shared__ A scratch[32];
-  __shared__ int merger; /* 0: leave; 1: the last ticket; 2: block 0 of a call on garbage */
-  [[maybe_unused]] constexpr bool finish_last = Finish::after_temp_writes;
-  const size_t per_group = vector && U > 0 ? U : 1;
-  const size_t groups = (n - head) / per_group;
-  const size_t tail = head + groups * per_group;
-  A v;
-  if constexpr (U > 0 && input_of<Op>::always_alignable) {
-    v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
-  } else if constexpr (U > 0) {
-    if (vector)
-      v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
-    else
-      v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
-  } else {
-    v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
-  }
-  if (gridDim.x == 1) { /* only the parts that hold elements are combined */
-    if (threadIdx.x == 0) {
-      A h, t;
-      A r = groups > 0 ? v : Op::identity();
-      if (detail::fold_range<Op>(in, 0, head, &h))
-        r = groups > 0 ? Op::combine(h, r) : h;
-      if (detail::fold_range<Op>(in, tail, n, &t))
-        r = groups > 0 || head > 0 ? Op::combine(r, t) : t;
-      finish(out, r);
-    }
-    return;
-  }
-  /* every block has groups (the grid counts only blocks with a share) */
-  if (threadIdx.x == 0) {
-    if (blockIdx.x == 0) {
-      A h, t;
-      if (detail::fold_range<Op>(in, 0, head, &h))
-        v = Op::combine(h, v);
-      if (detail::fold_range<Op>(in, tail, n, &t)) {
-        if constexpr (Op::packs_in_ticket) /* a sum: the tail joins block 0's partial */
-          v = Op::combine(v, t);
-        else
-          partials[gridDim.x] = t;
-      }
-    }
-    partials[blockIdx.x] = v;
-    /* Integer sums of up to 32 bits (packs_in_ticket) also add their
-     * partial times 2^32 plus 1 to the sum word beside the ticket, whose low
-     * half counts the blocks and whose high half sums the partials modulo
-     * 2^32: the block that draws its last count has the total in the
-     * atomic's answer, and no block merges. Both atomics are relaxed and in
-     * flight together; the ticket only tells garbage from a clean d_temp.
-     * (H100: the same merge beside the read ceiling kernel's stream left 87
-     * to 103 % of it at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
-     * bench/merge_floor.cu, bench/RESULTS.md, session 24.) */
-    unsigned long long seen, summed = 0, add = 0;
-    if constexpr (Op::packs_in_ticket) {
-      add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
-      summed = detail::add_relaxed(ticket - 1, add);
-      seen = detail::add_relaxed(ticket, 1ULL);
-    } else {
-      seen = detail::take_ticket(ticket);
-    }
-    int role;
-    if ((seen & ~ticket_count_mask) == ticket_clean) {
-      const bool last = (seen & ticket_count_mask) == gridDim.x - 1;
-      role = last;
-      if constexpr (Op::packs_in_ticket) {
-        role = 0;
-        const bool total = (summed & 0xffffffffULL) == gridDim.x - 1; /* every other block has added its partial */
-        if (total)
-          *(ticket - 1) = 0;
-        if (last)
-          *ticket = ticket_clean;
-        if (total) {
-          if constexpr (finish_last) /* the block of the last ticket may be another: its store first */
-            while (*reinterpret_cast<volatile unsigned long long *>(ticket) != ticket_clean) {
-            }
-          finish(out, static_cast<A>(static_cast<unsigned int>((summed + add) >> 32)));
-        }
-      }
-    } else {
-      __threadfence(); /* the partial before the flag */
-      *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
-      role = blockIdx.x == 0 ? 2 : 0;
-    }
-    merger = role;
-  }
-  __syncthreads(); /* also frees scratch */
-  const int role = merger;
-  if (role == 0)
-    return;
-  const unsigned int nparts = gridDim.x + (!Op::packs_in_ticket && tail < n ? 1u : 0u);
-  if (role == 2)
-    detail::wait_for_flags<BLOCK>(flags, tag, gridDim.x);
-  /* else thread 0's ticket acquired the partials, and the barrier above
-   * passes them on to the block */
-  /* merge_in_order, written out: calling it here raised the two-array
-   * float dot's kernel from 56 to 66 registers and the 12-byte struct
-   * sum's earlier from 75 to 87 (sm_90) */
-  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
-  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
-  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
-  for (unsigned int i = first + 1; i < last; i += 4) {
-    A p[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (i + j < last)
-        p[j] = detail::load_cg(partials + i + j);
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (i + j < last)
-        m = Op::combine(m, p[j]);
-  }
-  m = detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
-  if (role == 2)
-    detail::clear_flags<BLOCK>(flags, gridDim.x);
-  if (threadIdx.x == 0) {
-    if (role == 2) /* a clean ticket word promises a clear sum word (packs_in_ticket) */
-      *(ticket - 1) = 0;
-    *ticket = ticket_clean;
-    finish(out, m);
-  }
-}
-
 } // namespace detail
 
 } // namespace basic
 
-/* total: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
+/* ---- each reduction's pieces for the user's own kernels ----
+ * (docs/emitted.md, "For your own kernels"). For a reduction R:
+ *   M_R_identity()                          its identity
+ *   M_R_warp<WIDTH = 32>(v)                 v over each logical warp of WIDTH lanes (a power of two),
+ *                                           in lane order; every lane of the group gets its result
+ *   M_R_warp<WIDTH>(v, valid_items)         over the group's lanes [0, valid_items) only
+ *   M_R_warp<WIDTH>(items)                  each lane's N items in order, lane after lane
+ *   M_R_warp<WIDTH>(items, valid_items)     the group's first valid_items items (lane l holds items
+ *                                           l*N .. l*N+N-1)
+ *   M_R_block(v), M_R_block(v, valid_items), M_R_block(items), M_R_block(items, valid_items)
+ *                                           the same over the block in thread order (x fastest, then
+ *                                           y, then z), any shape up to 1024 threads, with 33 values
+ *                                           of static shared memory
+ *   M_R_block<BX, BY, BZ>(v [, valid_items])
+ *                                           the block's shape fixed at compile time, as CUB's
+ *                                           BlockReduce takes it (it must be the launch's shape)
+ * Every thread of the group or block calls them and gets the result; what
+ * lies past valid_items is never combined. */
+
+/* total */
 __device__ __forceinline__ long long basic_total_identity() { return basic::detail::total_op::identity(); }
-/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
- * whole warp, by default) in lane order; every lane of the group calls it
- * and gets the group's result. */
 template <int WIDTH = 32> __device__ __forceinline__ long long basic_total_warp(long long v) {
   return basic::detail::warp_piece<basic::detail::total_op, WIDTH, false>(v, WIDTH);
 }
-/* The same over the group's lanes [0, valid_items) only: the others' v is
- * never combined. */
 template <int WIDTH = 32> __device__ __forceinline__ long long basic_total_warp(long long v, int valid_items) {
   return basic::detail::warp_piece<basic::detail::total_op, WIDTH, true>(v, valid_items);
 }
-/* Each lane's N items in order, lane after lane. */
 template <int WIDTH = 32, int N> __device__ __forceinline__ long long basic_total_warp(const long long (&items)[N]) {
   return basic::detail::warp_piece<basic::detail::total_op, WIDTH, false>(basic::detail::thread_reduce<basic::detail::total_op>(items), WIDTH);
 }
-/* The same over the group's first valid_items items only (lane l holds
- * items l*N .. l*N+N-1): the others are never combined. */
 template <int WIDTH = 32, int N>
 __device__ __forceinline__ long long basic_total_warp(const long long (&items)[N], int valid_items) {
   return basic::detail::warp_items_piece<basic::detail::total_op, WIDTH>(items, valid_items);
 }
-/* Reduces v over the block in thread order (x fastest, then y, then z), any
- * shape up to 1024 threads; every thread calls it and gets the result.
- * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ long long basic_total_block(long long v) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::total_op>(v, threads, basic::detail::block_rank(), threads);
 }
-/* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ long long basic_total_block(long long v, int valid_items) {
   return basic::detail::block_piece<basic::detail::total_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
-/* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ long long basic_total_block(const long long (&items)[N]) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::total_op>(basic::detail::thread_reduce<basic::detail::total_op>(items), threads,
                                           basic::detail::block_rank(), threads);
 }
-/* The same over the block's first valid_items items only (thread t holds
- * items t*N .. t*N+N-1): the others are never combined. */
 template <int N> __device__ __forceinline__ long long basic_total_block(const long long (&items)[N], int valid_items) {
   return basic::detail::block_items_piece<basic::detail::total_op>(items, valid_items, basic::detail::block_rank(),
                                                 basic::detail::block_threads());
 }
-/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
- * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ long long basic_total_block(long long v) {
   return basic::detail::block_piece_shaped<basic::detail::total_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -2000,55 +964,37 @@ __device__ __forceinline__ long long basic_total_block(long long v, int valid_it
   return basic::detail::block_piece_shaped<basic::detail::total_op, BX, BY, BZ>(v, valid_items);
 }
 
-/* fmax: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
+/* fmax */
 __device__ __forceinline__ float basic_fmax_identity() { return basic::detail::fmax_op::identity(); }
-/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
- * whole warp, by default) in lane order; every lane of the group calls it
- * and gets the group's result. */
 template <int WIDTH = 32> __device__ __forceinline__ float basic_fmax_warp(float v) {
   return basic::detail::warp_piece<basic::detail::fmax_op, WIDTH, false>(v, WIDTH);
 }
-/* The same over the group's lanes [0, valid_items) only: the others' v is
- * never combined. */
 template <int WIDTH = 32> __device__ __forceinline__ float basic_fmax_warp(float v, int valid_items) {
   return basic::detail::warp_piece<basic::detail::fmax_op, WIDTH, true>(v, valid_items);
 }
-/* Each lane's N items in order, lane after lane. */
 template <int WIDTH = 32, int N> __device__ __forceinline__ float basic_fmax_warp(const float (&items)[N]) {
   return basic::detail::warp_piece<basic::detail::fmax_op, WIDTH, false>(basic::detail::thread_reduce<basic::detail::fmax_op>(items), WIDTH);
 }
-/* The same over the group's first valid_items items only (lane l holds
- * items l*N .. l*N+N-1): the others are never combined. */
 template <int WIDTH = 32, int N>
 __device__ __forceinline__ float basic_fmax_warp(const float (&items)[N], int valid_items) {
   return basic::detail::warp_items_piece<basic::detail::fmax_op, WIDTH>(items, valid_items);
 }
-/* Reduces v over the block in thread order (x fastest, then y, then z), any
- * shape up to 1024 threads; every thread calls it and gets the result.
- * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ float basic_fmax_block(float v) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::fmax_op>(v, threads, basic::detail::block_rank(), threads);
 }
-/* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ float basic_fmax_block(float v, int valid_items) {
   return basic::detail::block_piece<basic::detail::fmax_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
-/* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ float basic_fmax_block(const float (&items)[N]) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::fmax_op>(basic::detail::thread_reduce<basic::detail::fmax_op>(items), threads,
                                           basic::detail::block_rank(), threads);
 }
-/* The same over the block's first valid_items items only (thread t holds
- * items t*N .. t*N+N-1): the others are never combined. */
 template <int N> __device__ __forceinline__ float basic_fmax_block(const float (&items)[N], int valid_items) {
   return basic::detail::block_items_piece<basic::detail::fmax_op>(items, valid_items, basic::detail::block_rank(),
                                                 basic::detail::block_threads());
 }
-/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
- * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ float basic_fmax_block(float v) {
   return basic::detail::block_piece_shaped<basic::detail::fmax_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -2057,55 +1003,37 @@ __device__ __forceinline__ float basic_fmax_block(float v, int valid_items) {
   return basic::detail::block_piece_shaped<basic::detail::fmax_op, BX, BY, BZ>(v, valid_items);
 }
 
-/* best: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
+/* best */
 __device__ __forceinline__ basic_best_result basic_best_identity() { return basic::detail::best_op::identity(); }
-/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
- * whole warp, by default) in lane order; every lane of the group calls it
- * and gets the group's result. */
 template <int WIDTH = 32> __device__ __forceinline__ basic_best_result basic_best_warp(basic_best_result v) {
   return basic::detail::warp_piece<basic::detail::best_op, WIDTH, false>(v, WIDTH);
 }
-/* The same over the group's lanes [0, valid_items) only: the others' v is
- * never combined. */
 template <int WIDTH = 32> __device__ __forceinline__ basic_best_result basic_best_warp(basic_best_result v, int valid_items) {
   return basic::detail::warp_piece<basic::detail::best_op, WIDTH, true>(v, valid_items);
 }
-/* Each lane's N items in order, lane after lane. */
 template <int WIDTH = 32, int N> __device__ __forceinline__ basic_best_result basic_best_warp(const basic_best_result (&items)[N]) {
   return basic::detail::warp_piece<basic::detail::best_op, WIDTH, false>(basic::detail::thread_reduce<basic::detail::best_op>(items), WIDTH);
 }
-/* The same over the group's first valid_items items only (lane l holds
- * items l*N .. l*N+N-1): the others are never combined. */
 template <int WIDTH = 32, int N>
 __device__ __forceinline__ basic_best_result basic_best_warp(const basic_best_result (&items)[N], int valid_items) {
   return basic::detail::warp_items_piece<basic::detail::best_op, WIDTH>(items, valid_items);
 }
-/* Reduces v over the block in thread order (x fastest, then y, then z), any
- * shape up to 1024 threads; every thread calls it and gets the result.
- * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ basic_best_result basic_best_block(basic_best_result v) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::best_op>(v, threads, basic::detail::block_rank(), threads);
 }
-/* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ basic_best_result basic_best_block(basic_best_result v, int valid_items) {
   return basic::detail::block_piece<basic::detail::best_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
-/* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ basic_best_result basic_best_block(const basic_best_result (&items)[N]) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::best_op>(basic::detail::thread_reduce<basic::detail::best_op>(items), threads,
                                           basic::detail::block_rank(), threads);
 }
-/* The same over the block's first valid_items items only (thread t holds
- * items t*N .. t*N+N-1): the others are never combined. */
 template <int N> __device__ __forceinline__ basic_best_result basic_best_block(const basic_best_result (&items)[N], int valid_items) {
   return basic::detail::block_items_piece<basic::detail::best_op>(items, valid_items, basic::detail::block_rank(),
                                                 basic::detail::block_threads());
 }
-/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
- * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ basic_best_result basic_best_block(basic_best_result v) {
   return basic::detail::block_piece_shaped<basic::detail::best_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -2114,55 +1042,37 @@ __device__ __forceinline__ basic_best_result basic_best_block(basic_best_result 
   return basic::detail::block_piece_shaped<basic::detail::best_op, BX, BY, BZ>(v, valid_items);
 }
 
-/* mask: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
+/* mask */
 __device__ __forceinline__ IntLL basic_mask_identity() { return basic::detail::mask_op::identity(); }
-/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
- * whole warp, by default) in lane order; every lane of the group calls it
- * and gets the group's result. */
 template <int WIDTH = 32> __device__ __forceinline__ IntLL basic_mask_warp(IntLL v) {
   return basic::detail::warp_piece<basic::detail::mask_op, WIDTH, false>(v, WIDTH);
 }
-/* The same over the group's lanes [0, valid_items) only: the others' v is
- * never combined. */
 template <int WIDTH = 32> __device__ __forceinline__ IntLL basic_mask_warp(IntLL v, int valid_items) {
   return basic::detail::warp_piece<basic::detail::mask_op, WIDTH, true>(v, valid_items);
 }
-/* Each lane's N items in order, lane after lane. */
 template <int WIDTH = 32, int N> __device__ __forceinline__ IntLL basic_mask_warp(const IntLL (&items)[N]) {
   return basic::detail::warp_piece<basic::detail::mask_op, WIDTH, false>(basic::detail::thread_reduce<basic::detail::mask_op>(items), WIDTH);
 }
-/* The same over the group's first valid_items items only (lane l holds
- * items l*N .. l*N+N-1): the others are never combined. */
 template <int WIDTH = 32, int N>
 __device__ __forceinline__ IntLL basic_mask_warp(const IntLL (&items)[N], int valid_items) {
   return basic::detail::warp_items_piece<basic::detail::mask_op, WIDTH>(items, valid_items);
 }
-/* Reduces v over the block in thread order (x fastest, then y, then z), any
- * shape up to 1024 threads; every thread calls it and gets the result.
- * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ IntLL basic_mask_block(IntLL v) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::mask_op>(v, threads, basic::detail::block_rank(), threads);
 }
-/* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ IntLL basic_mask_block(IntLL v, int valid_items) {
   return basic::detail::block_piece<basic::detail::mask_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
-/* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ IntLL basic_mask_block(const IntLL (&items)[N]) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::mask_op>(basic::detail::thread_reduce<basic::detail::mask_op>(items), threads,
                                           basic::detail::block_rank(), threads);
 }
-/* The same over the block's first valid_items items only (thread t holds
- * items t*N .. t*N+N-1): the others are never combined. */
 template <int N> __device__ __forceinline__ IntLL basic_mask_block(const IntLL (&items)[N], int valid_items) {
   return basic::detail::block_items_piece<basic::detail::mask_op>(items, valid_items, basic::detail::block_rank(),
                                                 basic::detail::block_threads());
 }
-/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
- * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ IntLL basic_mask_block(IntLL v) {
   return basic::detail::block_piece_shaped<basic::detail::mask_op, BX, BY, BZ>(v, BX * BY * BZ);
 }
@@ -2171,55 +1081,37 @@ __device__ __forceinline__ IntLL basic_mask_block(IntLL v, int valid_items) {
   return basic::detail::block_piece_shaped<basic::detail::mask_op, BX, BY, BZ>(v, valid_items);
 }
 
-/* lo: for the user's own kernels (docs/emitted.md, "For your own kernels"). */
+/* lo */
 __device__ __forceinline__ Short3 basic_lo_identity() { return basic::detail::lo_op::identity(); }
-/* Reduces v over each logical warp of WIDTH lanes (a power of two; 32, the
- * whole warp, by default) in lane order; every lane of the group calls it
- * and gets the group's result. */
 template <int WIDTH = 32> __device__ __forceinline__ Short3 basic_lo_warp(Short3 v) {
   return basic::detail::warp_piece<basic::detail::lo_op, WIDTH, false>(v, WIDTH);
 }
-/* The same over the group's lanes [0, valid_items) only: the others' v is
- * never combined. */
 template <int WIDTH = 32> __device__ __forceinline__ Short3 basic_lo_warp(Short3 v, int valid_items) {
   return basic::detail::warp_piece<basic::detail::lo_op, WIDTH, true>(v, valid_items);
 }
-/* Each lane's N items in order, lane after lane. */
 template <int WIDTH = 32, int N> __device__ __forceinline__ Short3 basic_lo_warp(const Short3 (&items)[N]) {
   return basic::detail::warp_piece<basic::detail::lo_op, WIDTH, false>(basic::detail::thread_reduce<basic::detail::lo_op>(items), WIDTH);
 }
-/* The same over the group's first valid_items items only (lane l holds
- * items l*N .. l*N+N-1): the others are never combined. */
 template <int WIDTH = 32, int N>
 __device__ __forceinline__ Short3 basic_lo_warp(const Short3 (&items)[N], int valid_items) {
   return basic::detail::warp_items_piece<basic::detail::lo_op, WIDTH>(items, valid_items);
 }
-/* Reduces v over the block in thread order (x fastest, then y, then z), any
- * shape up to 1024 threads; every thread calls it and gets the result.
- * Uses 33 * sizeof(ACC) bytes of static shared memory. */
 __device__ __forceinline__ Short3 basic_lo_block(Short3 v) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::lo_op>(v, threads, basic::detail::block_rank(), threads);
 }
-/* The same over threads [0, valid_items) only. */
 __device__ __forceinline__ Short3 basic_lo_block(Short3 v, int valid_items) {
   return basic::detail::block_piece<basic::detail::lo_op>(v, valid_items, basic::detail::block_rank(), basic::detail::block_threads());
 }
-/* Each thread's N items in order, thread after thread. */
 template <int N> __device__ __forceinline__ Short3 basic_lo_block(const Short3 (&items)[N]) {
   const int threads = basic::detail::block_threads();
   return basic::detail::block_piece<basic::detail::lo_op>(basic::detail::thread_reduce<basic::detail::lo_op>(items), threads,
                                           basic::detail::block_rank(), threads);
 }
-/* The same over the block's first valid_items items only (thread t holds
- * items t*N .. t*N+N-1): the others are never combined. */
 template <int N> __device__ __forceinline__ Short3 basic_lo_block(const Short3 (&items)[N], int valid_items) {
   return basic::detail::block_items_piece<basic::detail::lo_op>(items, valid_items, basic::detail::block_rank(),
                                                 basic::detail::block_threads());
 }
-/* The same two with the block's shape BX x BY x BZ fixed at compile time, as
- * CUB's BlockReduce takes it (it must be the launch's shape): the same
- * results, with the rank and the trees' widths as constants. */
 template <int BX, int BY = 1, int BZ = 1> __device__ __forceinline__ Short3 basic_lo_block(Short3 v) {
   return basic::detail::block_piece_shaped<basic::detail::lo_op, BX, BY, BZ>(v, BX * BY * BZ);
 }

@@ -2,6 +2,11 @@
  * Targets: sm_80 */
 #include "macros.cuh"
 
+/* The spec's headers define macros named like identifiers of the code below:
+ * they are suspended here and restored at the end of this file. */
+#pragma push_macro("lane")
+#undef lane
+
 /* Tuned targets in ascending order; the rule below picks the last entry
  * not above the device (Circle's upper_bound - 1), else the default. */
 static const struct {
@@ -31,6 +36,741 @@ extern "C" cudaError_t macros_device_tuning(int device, macros_tuning *out) {
   *out = macros_tuning_for_arch(major * 10 + minor);
   return cudaSuccess;
 }
+
+/* ---- the kernel library: loads, policy, plans, the single-pass protocol, agents ---- */
+namespace macros {
+
+namespace detail {
+
+/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
+constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
+} // namespace detail
+namespace detail {
+
+/* ---- reductions: per-thread operations and loads ---- */
+
+/* The module's per-type shuffles and loads, called as detail::ldg and
+ * detail::shfl_sync like every other function of gpugen's: a qualified call
+ * never meets a function of the user's through argument-dependent lookup.
+ * detail::ldg also reads an "input" list's arrays (overloads beside each
+ * reduction's op). */
+using macros::ldg;
+
+__host__ __device__ constexpr int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+__host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* Whether every pointer aligned for T reaches a 16-byte boundary within 16
+ * elements, so that vector_head (host side) never fails: the gcd of
+ * sizeof(T) and 16 divides alignof(T). Then the element-by-element fallback
+ * is unreachable and is not compiled (it costs compile time and registers). */
+template <class T> __host__ __device__ constexpr bool always_alignable() {
+  constexpr size_t lowest_bit = sizeof(T) & (~sizeof(T) + 1); /* the gcd with 16, below 16 */
+  return (lowest_bit < 16 ? lowest_bit : 16) <= alignof(T);
+}
+
+/* Where the vector path starts: the first of the next 15 elements that sits
+ * on a 16-byte boundary; false when none does. */
+__host__ __device__ __forceinline__ bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
+  for (size_t h = 0; h < 16; ++h)
+    if (((uintptr_t)in + h * size) % 16 == 0) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  return false;
+}
+
+/* Several arrays read together (an "input" list): the first of the next 15
+ * elements where every array sits on a 16-byte boundary; false when there is
+ * none (arrays misaligned differently are read element by element). */
+template <int N>
+__host__ __device__ __forceinline__ bool vector_head_all(const void *const (&in)[N], const size_t (&size)[N], size_t n,
+                                                         size_t *head) {
+  for (size_t h = 0; h < 16; ++h) {
+    bool all = true;
+    for (int i = 0; i < N; ++i)
+      all = all && ((uintptr_t)in[i] + h * size[i]) % 16 == 0;
+    if (all) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <class> struct always_void { typedef void type; };
+
+/* How the kernels reach a reduction's input: a pointer to its elements, or,
+ * for an "input" list, the op struct's source (one pointer per array,
+ * advanced together; ldg, load_group and vector_head have overloads for it
+ * beside the op). Several arrays share no 16-byte head by construction. */
+template <class Op, class = void> struct input_of {
+  typedef const typename Op::input_type *source;
+  static constexpr bool one_array = true;
+  static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+  static constexpr size_t element_bytes = sizeof(typename Op::input_type);
+};
+template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
+  typedef typename Op::source source;
+  static constexpr bool one_array = false;
+  static constexpr bool always_alignable = false;
+  static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
+};
+
+/* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
+ * the whole aligned 256-byte block on a miss: for lanes that each walk
+ * their own run of memory, whose 16-byte loads would otherwise reach DRAM
+ * one 32-byte sector at a time. */
+template <int PREFETCH> __device__ __forceinline__ uint4 load16(const uint4 *p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (PREFETCH == 256) {
+    uint4 r;
+    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+    return r;
+  }
+#endif
+  return __ldg(p);
+}
+
+/* Loads group g: U whole elements that fill VEC 16-byte words exactly
+ * (VECTOR), or one element with ldg's plan. */
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if (VECTOR) {
+    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
+    uint4 w[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; ++i)
+      w[i] = detail::load16<PREFETCH>(p + i);
+    memcpy(x, w, sizeof w);
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+
+} // namespace detail
+namespace detail {
+
+/* The most threads and blocks an SM of the architecture being compiled
+ * holds (gpugen's table, gen/targets.c): ptxas rejects launch bounds past
+ * them under -Werror. The host pass and unknown architectures get sm_75's. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 200 || __CUDA_ARCH__ == 210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 8;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 300 || __CUDA_ARCH__ == 320 || __CUDA_ARCH__ == 350 || __CUDA_ARCH__ == 370)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 500 || __CUDA_ARCH__ == 520 || __CUDA_ARCH__ == 530 || __CUDA_ARCH__ == 600 \
+    || __CUDA_ARCH__ == 610 || __CUDA_ARCH__ == 620 || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 720 \
+    || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 32;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1010 || __CUDA_ARCH__ == 1100 || __CUDA_ARCH__ == 1200 \
+    || __CUDA_ARCH__ == 1210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 24;
+#else
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#endif
+
+/* Blocks an SM to ask for in launch bounds: `wanted`, at most what an SM
+ * of the architecture being compiled holds of `block`-thread blocks. The
+ * spec's own tuning is checked against the same limits; this caps the
+ * kernels that derive more blocks from a small tuned block. */
+__host__ __device__ constexpr int sm_min_blocks(int block, int wanted) {
+  return detail::clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
+}
+
+/* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
+ * CUB's nominal items do, so wider elements take fewer. The element-by-
+ * element fallback takes at most 4 (it only serves inputs that cannot be
+ * aligned, and its registers count against every kernel). */
+__host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
+  return detail::clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
+}
+
+__host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, int size) {
+  return detail::clamp_int(detail::groups_per_lane(items_per_thread, size), 1, 4);
+}
+
+/* Where a warp reads a range by runs (reduce_warp_runs) outside the flat
+ * kernel: from 32 lines of 128 bytes, a line a lane. H100, max-subarray at
+ * 2^28: rows of 1024 ints 550 -> 470 us, segments of 4096 1165 -> 504 us;
+ * rows of 256 (runs of 32 bytes) 553 -> 1021 us, segments of 256 1970 ->
+ * 2762. */
+inline constexpr size_t warp_runs_min_bytes = 32 * 128;
+
+} // namespace detail
+namespace detail {
+
+/* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
+ * parts) each, hold any. Split over that many parts, the share size is the
+ * same, so the host launches only those (the kernel derives the share from
+ * gridDim.x) and no block publishes an identity for the merge. */
+__host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
+  return detail::ceil_div(total, detail::ceil_div(total, parts));
+}
+
+/* The grid for `tiles` whole tiles, at most `most` blocks on `sms` SMs. An
+ * SM runs its blocks side by side, so the busiest one's tiles set the time:
+ * ceil(blocks / sms) * ceil(tiles / blocks). A grid of fewer whole waves is
+ * taken only when that load drops by a sixteenth or more, since fewer
+ * blocks hide less latency: 1024 tiles on 132 SMs take 256 blocks of 4 (8
+ * tiles on the busiest SM), not 342 of 3 (9); 16384 tiles keep 391 blocks
+ * (126) rather than 132 (125). */
+__host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size_t sms) {
+  size_t best = detail::busy_parts(tiles, most);
+  size_t best_load = detail::ceil_div(best, sms) * detail::ceil_div(tiles, best);
+  for (size_t wave = most / sms * sms; wave >= sms; wave -= sms) {
+    const size_t parts = detail::busy_parts(tiles, wave);
+    const size_t load = detail::ceil_div(parts, sms) * detail::ceil_div(tiles, parts);
+    if (16 * load <= 15 * best_load)
+      best = parts, best_load = load;
+  }
+  return best;
+}
+
+} // namespace detail
+namespace detail {
+
+/* The collectives in the kernels' 1-D blocks, whose warps are full and whose
+ * size is a multiple of 32. */
+template <class Op, bool BOUNDED = false, int WIDTH = 32>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
+  return detail::warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
+}
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
+                                                              int valid) {
+  return detail::block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
+}
+
+} // namespace detail
+namespace detail {
+
+/* ---- reductions: collectives, the single-pass protocol and the flat agent ---- */
+
+/* Loads a block-written partial through L2 (other SMs wrote it). */
+template <class T> __device__ __forceinline__ T load_cg(const T *p) {
+  T r;
+  if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+    unsigned int w[sizeof(T) / 4];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T) / 4; ++i)
+      w[i] = __ldcg(reinterpret_cast<const unsigned int *>(p) + i);
+    memcpy(&r, w, sizeof(T));
+  } else {
+    unsigned char b[sizeof(T)];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T); ++i)
+      b[i] = __ldcg(reinterpret_cast<const unsigned char *>(p) + i);
+    memcpy(&r, b, sizeof(T));
+  }
+  return r;
+}
+
+/* Waits until flags[0, count) all carry the call's tag; then the writes
+ * published before them are seen. All threads call it. */
+template <int BLOCK>
+__device__ __forceinline__ void wait_for_flags(const unsigned long long *flags, unsigned long long tag,
+                                               unsigned int count) {
+  for (;;) {
+    bool mine = true;
+    for (unsigned int i = threadIdx.x; i < count; i += BLOCK)
+      mine = mine && *reinterpret_cast<const volatile unsigned long long *>(flags + i) == tag;
+    if (__syncthreads_and(mine))
+      break;
+  }
+  __threadfence();
+}
+
+/* Clears flags[0, count): a replayed CUDA graph reuses its tag. */
+template <int BLOCK> __device__ __forceinline__ void clear_flags(unsigned long long *flags, unsigned int count) {
+  for (unsigned int i = threadIdx.x; i < count; i += BLOCK)
+    flags[i] = 0;
+}
+
+/* Thread 0 publishes block b's partial for a later merge: the partial,
+ * then (after a fence) the flag with the call's tag. */
+template <class A>
+__device__ __forceinline__ void publish_partial(A *partials, unsigned long long *flags, size_t b, const A &v,
+                                                unsigned long long tag) {
+  if (threadIdx.x == 0) {
+    partials[b] = v;
+    __threadfence();
+    *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
+  }
+}
+
+/* Merges partials[0, nparts) in order, the total in thread 0: thread t
+ * takes a contiguous run, IN_FLIGHT loads in flight at a time, starting
+ * from its first partial rather than the identity. All threads call it,
+ * with scratch free. */
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
+__device__ __forceinline__ typename Op::acc_type merge_in_order(const typename Op::acc_type *partials,
+                                                                 unsigned int nparts, typename Op::acc_type *scratch) {
+  typedef typename Op::acc_type A;
+  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
+  for (unsigned int i = first + 1; i < last; i += IN_FLIGHT) {
+    A p[IN_FLIGHT];
+#pragma unroll
+    for (int j = 0; j < IN_FLIGHT; ++j)
+      if (i + j < last)
+        p[j] = detail::load_cg(partials + i + j);
+#pragma unroll
+    for (int j = 0; j < IN_FLIGHT; ++j)
+      if (i + j < last)
+        m = Op::combine(m, p[j]);
+  }
+  return detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+}
+
+/* Waits until flags[0, nparts) all carry the call's tag, merges
+ * partials[0, nparts) in order (the total in thread 0) and clears the
+ * flags. All threads call it. */
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
+__device__ __forceinline__ typename Op::acc_type merge_partials(const typename Op::acc_type *partials,
+                                                                 unsigned long long *flags, unsigned long long tag,
+                                                                 unsigned int nparts, typename Op::acc_type *scratch) {
+  __syncthreads(); /* scratch is free again */
+  detail::wait_for_flags<BLOCK>(flags, tag, nparts);
+  const typename Op::acc_type m = detail::merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
+  detail::clear_flags<BLOCK>(flags, nparts);
+  return m;
+}
+
+/* The ticket word in d_temp when it is clean: "gpugen" above 16 bits that
+ * count the blocks of a call that have finished. The merging block leaves
+ * it clean again. */
+inline constexpr unsigned long long ticket_clean = 0x67707567656e0000ULL;
+inline constexpr unsigned long long ticket_count_mask = 0xffffULL;
+
+/* Adds 1 to the ticket word and returns what it held, releasing this
+ * thread's earlier writes (the block's partial) and acquiring those of the
+ * blocks that added before it: the last block sees every partial. One
+ * acq_rel atomic instead of a full fence before a relaxed one (sm_70 and
+ * later; 2 to 3 % at 2^20 to 2^24 elements on an H100). */
+__device__ __forceinline__ unsigned long long take_ticket(unsigned long long *ticket) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  unsigned long long seen;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(seen) : "l"(ticket) : "memory");
+  return seen;
+#else
+  __threadfence();
+  const unsigned long long seen = atomicAdd(ticket, 1ULL);
+  __threadfence();
+  return seen;
+#endif
+}
+
+/* Adds `add` to a 64-bit word with a relaxed atomic and returns what it
+ * held (packs_in_ticket: no other write needs ordering against it). */
+__device__ __forceinline__ unsigned long long add_relaxed(unsigned long long *word, unsigned long long add) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  unsigned long long seen;
+  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(seen) : "l"(word), "l"(add) : "memory");
+  return seen;
+#else
+  return atomicAdd(word, add);
+#endif
+}
+
+} // namespace detail
+namespace detail {
+
+/* Commutative operators: block-wide tiles of BLOCK * K groups, the first
+ * at `begin` and the next `step` groups on, up to `end`; within a tile warp
+ * w takes the w-th run of 32 * K groups, lane-strided and coalesced. K
+ * accumulators per lane (independent chains for costly folds). Full tiles
+ * need no bounds checks, and the next tile's K loads are issued before this
+ * one folds; the element-by-element fallback (inputs that cannot be
+ * aligned) is not pipelined, since its code is compiled into every kernel.
+ * The warp's total ends in lane 0. */
+template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename input_of<Op>::source in, size_t begin,
+                                                                     size_t end, size_t step, size_t first_index) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const int PER = VECTOR ? U : 1;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  A acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  size_t base = begin + (size_t)warp * 32 * K;
+  if constexpr (!VECTOR) { /* the fallback for unaligned inputs: kept small */
+    for (; base + 32 * K <= end; base += step) {
+      T x[K][PER];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        acc[k] = Op::fold(acc[k], x[k][0], first_index + base + k * 32 + lane);
+    }
+  } else if (base + 32 * K <= end) {
+    /* full tiles, software-pipelined: the next tile's loads are in flight
+     * while this one folds */
+    T x[K][PER];
+    size_t index = first_index + (base + lane) * PER;
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+    for (;;) {
+      const size_t next = base + step;
+      const bool more = next + 32 * K <= end;
+      T y[K][PER];
+      if (more)
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          detail::load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          acc[k] = Op::fold(acc[k], x[k][u], index + (k * 32) * PER + u);
+      base = next;
+      index += step * PER;
+      if (!more)
+        break;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          x[k][u] = y[k][u];
+    }
+  }
+  if (base < end) { /* this warp's part of the last, partial tile */
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      size_t g = base + k * 32 + lane;
+      if (g < end) {
+        T x[PER];
+        detail::load_group<T, U, VEC, VECTOR>(in, g, x);
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          acc[k] = Op::fold(acc[k], x[u], first_index + g * PER + u);
+      }
+    }
+  }
+  /* In a share shorter than one run of 32 * K groups, the chains and lanes
+   * that saw no group hold the identity; they are left out, not combined.
+   * One bounded tree for both cases: a second copy cost the one-block
+   * calls more than its compares cost the others (H100). */
+  const size_t warp_begin = begin + (size_t)warp * 32 * K;
+  const bool full = warp_begin + 32 * K <= end;
+#pragma unroll
+  for (int k = 1; k < K; ++k)
+    if (full || warp_begin + k * 32 + lane < end)
+      acc[0] = Op::combine(acc[0], acc[k]);
+  return detail::warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
+}
+
+/* Ordered operators: one warp's contiguous range of groups [begin, end).
+ * Per tile each lane folds a run of consecutive groups, about 256 bytes of
+ * input, into one accumulator, and the tile's warp total, reduced in lane
+ * order, is appended to a running value. The runs are loaded a 128-byte
+ * line (at most 8 groups) at a time, the next batch in flight while one
+ * folds, and each run's first load has L2 fetch all of its 256 bytes: on an
+ * H100 this took max-subarray from 81 to 88 % of the read ceiling (runs of
+ * one line loaded 4 groups at a time without the L2 hint: 81 %). The last
+ * tile shortens the runs so every lane works. The element-by-element
+ * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
+ * code is compiled into every kernel. The warp's total ends in lane 0. */
+template <class Op, int U, int VEC, bool VECTOR, int K_IN>
+__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
+                                                                   size_t end, size_t first_index) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr int PER = VECTOR ? U : 1;
+  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
+  constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
+  constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
+  constexpr int RUN = VECTOR ? K * detail::clamp_int(RUN_GROUPS / K, 1, 8) : K;
+  constexpr int PREFETCH = VECTOR ? 256 : 0;
+  const int lane = threadIdx.x & 31;
+  A running = Op::identity();
+  size_t base = begin;
+  if (base + 32 * RUN <= end) {
+    /* full tiles, software-pipelined: the next batch of K groups is in
+     * flight while this one folds */
+    T x[K][PER];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, base + (size_t)lane * RUN + k, x[k]);
+    for (;;) {
+      const size_t first = base + (size_t)lane * RUN, next = base + 32 * RUN;
+      const bool more = next + 32 * RUN <= end;
+      A acc = Op::identity();
+#pragma unroll
+      for (int r = 0; r < RUN; r += K) {
+        T y[K][PER];
+        if (r + K < RUN) {
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, first + r + K + k, y[k]);
+        } else if (more) {
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, next + (size_t)lane * RUN + k, y[k]);
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            acc = Op::fold(acc, x[k][u], first_index + (first + r + k) * PER + u);
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            x[k][u] = y[k][u];
+      }
+      running = Op::combine(running, detail::warp_reduce<Op>(acc));
+      base = next;
+      if (!more)
+        break;
+    }
+  }
+  if (base < end) { /* the last tile: runs of ceil(left / 32) groups */
+    const size_t run = (end - base + 31) / 32;
+    const size_t first = base + lane * run;
+    const size_t last = first + run < end ? first + run : end;
+    A acc = Op::identity();
+    for (size_t g0 = first; g0 < last; g0 += K) {
+      T x[K][PER];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (g0 + k < last)
+          detail::load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (g0 + k < last)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            acc = Op::fold(acc, x[k][u], first_index + (g0 + k) * PER + u);
+    }
+    running = Op::combine(running, detail::warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
+  }
+  return running;
+}
+
+/* The reduction of share `part` of `parts` (a block's share of the grid,
+ * or of a segment's piece); the total in thread 0. Commutative operators
+ * deal whole tiles out in turn (part p takes tiles p, p + parts, ...), so
+ * the blocks on the device read neighbouring tiles at any moment, where a
+ * contiguous share per block has each stream from a place of its own (H100:
+ * a bare 1 GiB read with 4 blocks an SM, 371 against 343 us; the bench's
+ * flat reductions at 2^28 -0.5 to +1.2 %, at 2^20 to 2^26 up to 8 % faster
+ * but argmax at 2^22, 8 % slower). Ordered ones split the groups between
+ * warps (each warp's range stays contiguous, and warps follow each other in
+ * order). */
+template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
+                                                                     size_t first_index, typename Op::acc_type *scratch,
+                                                                     size_t part, size_t parts) {
+  typedef typename Op::acc_type A;
+  const int warp = threadIdx.x >> 5;
+  A v;
+  bool empty;
+  if constexpr (Op::commutative) {
+    const size_t tile = (size_t)BLOCK * K;
+    const size_t begin = part * tile < groups ? part * tile : groups;
+    v = detail::reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, groups, parts * tile, first_index);
+    empty = begin + (size_t)warp * 32 * K >= groups;
+  } else {
+    const int warps = BLOCK / 32;
+    const size_t total_warps = parts * warps;
+    const size_t per_warp = detail::ceil_div(groups, total_warps);
+    const size_t gw = part * warps + warp;
+    const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
+    const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
+    v = detail::reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
+    empty = begin >= end;
+  }
+  if ((threadIdx.x & 31) == 0)
+    scratch[warp] = v;
+  /* the warps that saw groups come first; the rest hold the identity and
+   * are left out */
+  const int active = __syncthreads_count((threadIdx.x & 31) == 0 && !empty);
+  if (warp == 0) {
+    v = (int)(threadIdx.x & 31) < active ? scratch[threadIdx.x] : Op::identity();
+    v = detail::warp_reduce<Op, true>(v, active);
+  }
+  return v;
+}
+
+/* Folds in[begin, end) into one value in the calling thread; false when
+ * the range is empty. The head and the tail, at most 15 elements each. */
+template <class Op>
+__device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, size_t begin, size_t end,
+                                           typename Op::acc_type *r) {
+  if (begin >= end)
+    return false;
+  typename Op::acc_type a = Op::identity();
+  for (size_t i = begin; i < end; ++i)
+    a = Op::fold(a, detail::ldg(in + i), i);
+  *r = a;
+  return true;
+}
+
+/* What the block that holds a call's result does with it (thread 0 only):
+ * the plain call stores it; a global call across GPUs (the window) hands it to
+ * the other ranks and stores every rank's folded. A finish that sets
+ * after_temp_writes runs after the call's last write to d_temp, so that
+ * d_temp is free once another GPU has seen the result. */
+struct store_result {
+  static constexpr bool after_temp_writes = false;
+  template <class A> __device__ __forceinline__ void operator()(A *out, const A &r) const { *out = r; }
+};
+
+/* The whole device-wide reduction in one launch. Each block reduces its
+ * share, publishes its partial and takes a ticket (an atomic add on one
+ * word); the block that takes the last ticket merges the partials in block
+ * order and leaves the ticket word clean. Block 0 starts first, so it also
+ * folds the peeled head into its own partial and the tail into the slot
+ * after the last block's.
+ * d_temp may hold garbage: a ticket word that is not clean shows it to
+ * every block of the call. Then each block also sets its flag to the call's
+ * 64-bit tag, and block 0 waits until every flag carries it, merges, clears
+ * the flags and the ticket word. Only garbage whose upper 48 bits spell the
+ * clean word, or a flag equal to the tag (2^-64), would be misread. Waiting
+ * is safe: the grid never exceeds what the device holds at once and only
+ * block 0 waits. Integer sums of up to 32 bits take the same steps, but
+ * on a clean d_temp no block merges: the sum word beside the ticket, which
+ * every path that leaves the ticket clean also leaves 0, adds up their
+ * partials (below). */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Finish>
+__device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
+                                              typename Op::acc_type *out, typename Op::acc_type *partials,
+                                              unsigned long long *flags, unsigned long long *ticket,
+                                              unsigned long long tag, const Finish &finish) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  __shared__ int merger; /* 0: leave; 1: the last ticket; 2: block 0 of a call on garbage */
+  [[maybe_unused]] constexpr bool finish_last = Finish::after_temp_writes;
+  const size_t per_group = vector && U > 0 ? U : 1;
+  const size_t groups = (n - head) / per_group;
+  const size_t tail = head + groups * per_group;
+  A v;
+  if constexpr (U > 0 && input_of<Op>::always_alignable) {
+    v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+  } else if constexpr (U > 0) {
+    if (vector)
+      v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+    else
+      v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+  } else {
+    v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+  }
+  if (gridDim.x == 1) { /* only the parts that hold elements are combined */
+    if (threadIdx.x == 0) {
+      A h, t;
+      A r = groups > 0 ? v : Op::identity();
+      if (detail::fold_range<Op>(in, 0, head, &h))
+        r = groups > 0 ? Op::combine(h, r) : h;
+      if (detail::fold_range<Op>(in, tail, n, &t))
+        r = groups > 0 || head > 0 ? Op::combine(r, t) : t;
+      finish(out, r);
+    }
+    return;
+  }
+  /* every block has groups (the grid counts only blocks with a share) */
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      A h, t;
+      if (detail::fold_range<Op>(in, 0, head, &h))
+        v = Op::combine(h, v);
+      if (detail::fold_range<Op>(in, tail, n, &t)) {
+        if constexpr (Op::packs_in_ticket) /* a sum: the tail joins block 0's partial */
+          v = Op::combine(v, t);
+        else
+          partials[gridDim.x] = t;
+      }
+    }
+    partials[blockIdx.x] = v;
+    /* Integer sums of up to 32 bits (packs_in_ticket) also add their
+     * partial times 2^32 plus 1 to the sum word beside the ticket, whose low
+     * half counts the blocks and whose high half sums the partials modulo
+     * 2^32: the block that draws its last count has the total in the
+     * atomic's answer, and no block merges. Both atomics are relaxed and in
+     * flight together; the ticket only tells garbage from a clean d_temp.
+     * (H100: the same merge beside the read ceiling kernel's stream left 87
+     * to 103 % of it at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
+     * bench/merge_floor.cu, bench/RESULTS.md, session 24.) */
+    unsigned long long seen, summed = 0, add = 0;
+    if constexpr (Op::packs_in_ticket) {
+      add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
+      summed = detail::add_relaxed(ticket - 1, add);
+      seen = detail::add_relaxed(ticket, 1ULL);
+    } else {
+      seen = detail::take_ticket(ticket);
+    }
+    int role;
+    if ((seen & ~ticket_count_mask) == ticket_clean) {
+      const bool last = (seen & ticket_count_mask) == gridDim.x - 1;
+      role = last;
+      if constexpr (Op::packs_in_ticket) {
+        role = 0;
+        const bool total = (summed & 0xffffffffULL) == gridDim.x - 1; /* every other block has added its partial */
+        if (total)
+          *(ticket - 1) = 0;
+        if (last)
+          *ticket = ticket_clean;
+        if (total) {
+          if constexpr (finish_last) /* the block of the last ticket may be another: its store first */
+            while (*reinterpret_cast<volatile unsigned long long *>(ticket) != ticket_clean) {
+            }
+          finish(out, static_cast<A>(static_cast<unsigned int>((summed + add) >> 32)));
+        }
+      }
+    } else {
+      __threadfence(); /* the partial before the flag */
+      *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
+      role = blockIdx.x == 0 ? 2 : 0;
+    }
+    merger = role;
+  }
+  __syncthreads(); /* also frees scratch */
+  const int role = merger;
+  if (role == 0)
+    return;
+  const unsigned int nparts = gridDim.x + (!Op::packs_in_ticket && tail < n ? 1u : 0u);
+  if (role == 2)
+    detail::wait_for_flags<BLOCK>(flags, tag, gridDim.x);
+  /* else thread 0's ticket acquired the partials, and the barrier above
+   * passes them on to the block */
+  /* merge_in_order, written out: calling it here raised the two-array
+   * float dot's kernel from 56 to 66 registers and the 12-byte struct
+   * sum's earlier from 75 to 87 (sm_90) */
+  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
+  for (unsigned int i = first + 1; i < last; i += 4) {
+    A p[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        p[j] = detail::load_cg(partials + i + j);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        m = Op::combine(m, p[j]);
+  }
+  m = detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  if (role == 2)
+    detail::clear_flags<BLOCK>(flags, gridDim.x);
+  if (threadIdx.x == 0) {
+    if (role == 2) /* a clean ticket word promises a clear sum word (packs_in_ticket) */
+      *(ticket - 1) = 0;
+    *ticket = ticket_clean;
+    finish(out, m);
+  }
+}
+
+} // namespace detail
+
+} // namespace macros
 
 /* In the module's namespace, so that no declaration of the user's can meet them. */
 namespace macros::detail {
@@ -83,6 +823,10 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
   return cudaSuccess;
 }
 
+} // namespace macros::detail
+
+namespace macros::detail {
+
 /* A fresh 64-bit flag tag per call (never 0, what cleared flags and fresh
  * memory hold): a process-wide counter, mixed so that garbage patterns are
  * unlikely to match. */
@@ -134,11 +878,6 @@ macros_best_kernel(const Best *in, size_t n, size_t head, bool vector, Best *out
       in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
-extern "C" size_t macros_best_temp_bytes(size_t n) {
-  (void)n;
-  return macros::detail::temp_bytes_for(sizeof(Best), alignof(Best));
-}
-
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
 template <class Finish>
@@ -182,6 +921,11 @@ static cudaError_t macros_best_enqueue(const Best *d_in, size_t n, Best *d_out, 
                           macros::detail::store_result());
 }
 
+extern "C" size_t macros_best_temp_bytes(size_t n) {
+  (void)n;
+  return macros::detail::temp_bytes_for(sizeof(Best), alignof(Best));
+}
+
 extern "C" cudaError_t macros_best(const Best *d_in, size_t n, Best *d_out, void *d_temp, size_t temp_bytes,
                                   cudaStream_t stream) {
   return macros_best_enqueue(d_in, n, d_out, d_temp, temp_bytes, stream, false);
@@ -194,3 +938,5 @@ extern "C" Best macros_best_host(const Best *h_in, size_t n) {
     acc = macros::detail::best_op::fold(acc, h_in[i], i);
   return acc;
 }
+
+#pragma pop_macro("lane")

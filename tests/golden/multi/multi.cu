@@ -32,6 +32,2939 @@ extern "C" cudaError_t multi_device_tuning(int device, multi_tuning *out) {
   return cudaSuccess;
 }
 
+/* ---- the kernel library: loads, policy, plans, the single-pass protocol, agents ---- */
+namespace multi {
+
+namespace detail {
+
+/* Tuning of the architecture being compiled (the spec's "tuning", same rule as the host's). */
+constexpr int tuned_block = 256, tuned_items = 16, tuned_min_blocks = 1;
+} // namespace detail
+namespace detail {
+
+/* ---- reductions: per-thread operations and loads ---- */
+
+/* The module's per-type shuffles and loads, called as detail::ldg and
+ * detail::shfl_sync like every other function of gpugen's: a qualified call
+ * never meets a function of the user's through argument-dependent lookup.
+ * detail::ldg also reads an "input" list's arrays (overloads beside each
+ * reduction's op). */
+using multi::ldg;
+
+__host__ __device__ constexpr int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+__host__ __device__ constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* Whether every pointer aligned for T reaches a 16-byte boundary within 16
+ * elements, so that vector_head (host side) never fails: the gcd of
+ * sizeof(T) and 16 divides alignof(T). Then the element-by-element fallback
+ * is unreachable and is not compiled (it costs compile time and registers). */
+template <class T> __host__ __device__ constexpr bool always_alignable() {
+  constexpr size_t lowest_bit = sizeof(T) & (~sizeof(T) + 1); /* the gcd with 16, below 16 */
+  return (lowest_bit < 16 ? lowest_bit : 16) <= alignof(T);
+}
+
+/* Where the vector path starts: the first of the next 15 elements that sits
+ * on a 16-byte boundary; false when none does. */
+__host__ __device__ __forceinline__ bool vector_head(const void *in, size_t size, size_t n, size_t *head) {
+  for (size_t h = 0; h < 16; ++h)
+    if (((uintptr_t)in + h * size) % 16 == 0) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  return false;
+}
+
+/* Several arrays read together (an "input" list): the first of the next 15
+ * elements where every array sits on a 16-byte boundary; false when there is
+ * none (arrays misaligned differently are read element by element). */
+template <int N>
+__host__ __device__ __forceinline__ bool vector_head_all(const void *const (&in)[N], const size_t (&size)[N], size_t n,
+                                                         size_t *head) {
+  for (size_t h = 0; h < 16; ++h) {
+    bool all = true;
+    for (int i = 0; i < N; ++i)
+      all = all && ((uintptr_t)in[i] + h * size[i]) % 16 == 0;
+    if (all) {
+      *head = h < n ? h : n;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <class> struct always_void { typedef void type; };
+
+/* How the kernels reach a reduction's input: a pointer to its elements, or,
+ * for an "input" list, the op struct's source (one pointer per array,
+ * advanced together; ldg, load_group and vector_head have overloads for it
+ * beside the op). Several arrays share no 16-byte head by construction. */
+template <class Op, class = void> struct input_of {
+  typedef const typename Op::input_type *source;
+  static constexpr bool one_array = true;
+  static constexpr bool always_alignable = detail::always_alignable<typename Op::input_type>();
+  static constexpr size_t element_bytes = sizeof(typename Op::input_type);
+};
+template <class Op> struct input_of<Op, typename always_void<typename Op::source>::type> {
+  typedef typename Op::source source;
+  static constexpr bool one_array = false;
+  static constexpr bool always_alignable = false;
+  static constexpr size_t element_bytes = Op::element_bytes; /* the arrays' bytes, not the params' */
+};
+
+/* A read-only 16-byte load. PREFETCH 256 (sm_80 and later) has L2 fetch
+ * the whole aligned 256-byte block on a miss: for lanes that each walk
+ * their own run of memory, whose 16-byte loads would otherwise reach DRAM
+ * one 32-byte sector at a time. */
+template <int PREFETCH> __device__ __forceinline__ uint4 load16(const uint4 *p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (PREFETCH == 256) {
+    uint4 r;
+    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+    return r;
+  }
+#endif
+  return __ldg(p);
+}
+
+/* Loads group g: U whole elements that fill VEC 16-byte words exactly
+ * (VECTOR), or one element with ldg's plan. */
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if (VECTOR) {
+    const uint4 *p = reinterpret_cast<const uint4 *>(in) + g * VEC;
+    uint4 w[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; ++i)
+      w[i] = detail::load16<PREFETCH>(p + i);
+    memcpy(x, w, sizeof w);
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+
+} // namespace detail
+
+namespace detail {
+/* sdot's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ sdot_op::input_type ldg(const sdot_op::source &in) {
+  return {multi::ldg(in.p0), multi::ldg(in.p1)};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const sdot_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    float x0[U];
+    detail::load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
+    float x1[U];
+    detail::load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p1, g, x1);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], x1[u]};
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const sdot_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0, in.p1};
+  const size_t bytes[] = {sizeof(float), sizeof(float)};
+  return detail::vector_head_all(p, bytes, n, head);
+}
+/* wide's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ wide_op::input_type ldg(const wide_op::source &in) {
+  return {multi::ldg(in.p0), multi::ldg(in.p1)};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const wide_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    float x0[U];
+    detail::load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p0, g, x0);
+    float x1[U];
+    detail::load_group<float, U, U * sizeof(float) / 16, true, PREFETCH>(in.p1, g, x1);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], x1[u]};
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const wide_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0, in.p1};
+  const size_t bytes[] = {sizeof(float), sizeof(float)};
+  return detail::vector_head_all(p, bytes, n, head);
+}
+/* masked's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ masked_op::input_type ldg(const masked_op::source &in) {
+  return {multi::ldg(in.p0), multi::ldg(in.p1), multi::ldg(in.p2)};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const masked_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    int x0[U];
+    detail::load_group<int, U, U * sizeof(int) / 16, true, PREFETCH>(in.p0, g, x0);
+    short x1[U];
+    detail::load_group<short, U, U * sizeof(short) / 16, true, PREFETCH>(in.p1, g, x1);
+    uint8_t x2[U];
+    detail::load_group<uint8_t, U, U * sizeof(uint8_t) / 16, true, PREFETCH>(in.p2, g, x2);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], x1[u], x2[u]};
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const masked_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0, in.p1, in.p2};
+  const size_t bytes[] = {sizeof(int), sizeof(short), sizeof(uint8_t)};
+  return detail::vector_head_all(p, bytes, n, head);
+}
+/* pairs's arrays in the read loops: element by element, as vector groups (each array's part of a
+ * group in its own 16-byte loads), and the one 16-byte head that suits every array. */
+__device__ __forceinline__ pairs_op::input_type ldg(const pairs_op::source &in) {
+  return {multi::ldg(in.p0), multi::ldg(in.p1)};
+}
+template <class T, int U, int VEC, bool VECTOR, int PREFETCH = 0>
+__device__ __forceinline__ void load_group(const pairs_op::source &in, size_t g, T (&x)[VECTOR ? U : 1]) {
+  if constexpr (VECTOR) {
+    int x0[U];
+    detail::load_group<int, U, U * sizeof(int) / 16, true, PREFETCH>(in.p0, g, x0);
+    int x1[U];
+    detail::load_group<int, U, U * sizeof(int) / 16, true, PREFETCH>(in.p1, g, x1);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      x[u] = {x0[u], x1[u]};
+  } else {
+    x[0] = detail::ldg(in + g);
+  }
+}
+__host__ __device__ __forceinline__ bool vector_head(const pairs_op::source &in, size_t size, size_t n, size_t *head) {
+  (void)size;
+  const void *const p[] = {in.p0, in.p1};
+  const size_t bytes[] = {sizeof(int), sizeof(int)};
+  return detail::vector_head_all(p, bytes, n, head);
+}
+} // namespace detail
+namespace detail {
+
+/* The most threads and blocks an SM of the architecture being compiled
+ * holds (gpugen's table, gen/targets.c): ptxas rejects launch bounds past
+ * them under -Werror. The host pass and unknown architectures get sm_75's. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 200 || __CUDA_ARCH__ == 210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 8;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 300 || __CUDA_ARCH__ == 320 || __CUDA_ARCH__ == 350 || __CUDA_ARCH__ == 370)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 500 || __CUDA_ARCH__ == 520 || __CUDA_ARCH__ == 530 || __CUDA_ARCH__ == 600 \
+    || __CUDA_ARCH__ == 610 || __CUDA_ARCH__ == 620 || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 720 \
+    || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+constexpr int sm_threads_max = 2048, sm_blocks_max = 32;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 16;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1010 || __CUDA_ARCH__ == 1100 || __CUDA_ARCH__ == 1200 \
+    || __CUDA_ARCH__ == 1210)
+constexpr int sm_threads_max = 1536, sm_blocks_max = 24;
+#else
+constexpr int sm_threads_max = 1024, sm_blocks_max = 16;
+#endif
+
+/* Blocks an SM to ask for in launch bounds: `wanted`, at most what an SM
+ * of the architecture being compiled holds of `block`-thread blocks. The
+ * spec's own tuning is checked against the same limits; this caps the
+ * kernels that derive more blocks from a small tuned block. */
+__host__ __device__ constexpr int sm_min_blocks(int block, int wanted) {
+  return detail::clamp_int(wanted, 1, sm_threads_max / block < sm_blocks_max ? sm_threads_max / block : sm_blocks_max);
+}
+
+/* Groups of K per lane and tile: items_per_thread counts 4-byte words, as
+ * CUB's nominal items do, so wider elements take fewer. The element-by-
+ * element fallback takes at most 4 (it only serves inputs that cannot be
+ * aligned, and its registers count against every kernel). */
+__host__ __device__ constexpr int groups_per_lane(int items_per_thread, int group_bytes) {
+  return detail::clamp_int(items_per_thread * 4 / group_bytes, 1, 16);
+}
+
+__host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, int size) {
+  return detail::clamp_int(detail::groups_per_lane(items_per_thread, size), 1, 4);
+}
+
+/* Where a warp reads a range by runs (reduce_warp_runs) outside the flat
+ * kernel: from 32 lines of 128 bytes, a line a lane. H100, max-subarray at
+ * 2^28: rows of 1024 ints 550 -> 470 us, segments of 4096 1165 -> 504 us;
+ * rows of 256 (runs of 32 bytes) 553 -> 1021 us, segments of 256 1970 ->
+ * 2762. */
+inline constexpr size_t warp_runs_min_bytes = 32 * 128;
+
+} // namespace detail
+namespace detail {
+
+/* The forms of row tiles, each a kernel of its own: in one kernel their
+ * registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
+enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_short_rows };
+
+/* How a segment is reduced, by its length in elements: by one thread up to
+ * thread_max (8 elements and 32 bytes of input), by a group of 8 lanes up to
+ * group_max (8 times that), by a warp up to warp_max (32 KiB), else by the
+ * whole block.
+ * A block gets at least chunk_min elements (32 KiB: small inputs use fewer
+ * blocks). Per lane at most 8 elements, or 64 bytes, are loaded at once. */
+inline constexpr int segment_group = 8;
+/* Narrower groups first where segments are short on average: a group of 8
+ * lanes on a segment of 16 ints loads 2 elements a lane, and every lane
+ * still pays the offsets, the fold's checks and 3 levels of shuffles for
+ * them. Launches that average up to 2 threads' worth of elements a segment
+ * run a pass of pairs of lanes, then (if any are that long) quads; those
+ * that average up to 4 threads' worth, or whose lengths are mixed (a
+ * sample), start with the quads (reduce_segments). H100, int, float,
+ * Welford and max-subarray: segments of 12 to 32 elements 1.3 to 3.2 times
+ * as fast at 2^28 elements and 1.2 to 2.8 at 2^22, lengths of 0 to 32 mixed
+ * 1.5 to 1.7; segments of 16 ran 1.6 to 1.8 times as fast with quads alone,
+ * 2.2 to 3.0 with pairs (bench/RESULTS.md, session 35). */
+__host__ __device__ constexpr int segment_per_lane(size_t size) { return detail::clamp_int((int)(32 / size), 1, 8); }
+__host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)detail::segment_per_lane(size); }
+__host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * detail::segment_thread_max(size); }
+__host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
+/* A warp's most (64 KiB) where its block owns at least segment_warp_many
+ * segments a warp and the accumulator is over 8 bytes (reduce_segments). */
+__host__ __device__ constexpr size_t segment_warp_max_many(size_t size) { return size < 65536 / 256 ? 65536 / size : 256; }
+inline constexpr size_t segment_warp_many = 4;
+/* Accumulators of more than 8 bytes: segments past group_max and up to
+ * lanes_max take a group of segment_lanes lanes each, four a warp, not a
+ * warp: a costly combine (Welford's divides, max-subarray's 32-byte state)
+ * then runs 3 levels deep for 4 segments, not 5 for one, and a warp has 4
+ * segments' loads in flight (reduce_piece_lanes). H100, 2^28 elements:
+ * segments of 256 1.84 (Welford) and 1.97 (max-subarray) times as fast,
+ * of 1024 1.18 and 1.26; max-subarray's of 4096 1.15 and of 16384 1.08.
+ * Commutative operators stop at 4 KiB: Welford's segments of 4096 were
+ * 0.99 times as fast in groups. */
+inline constexpr int segment_lanes = 8;
+__host__ __device__ constexpr size_t segment_lanes_max(size_t size, bool commutative) {
+  return (commutative ? 4096 : 65536) / size;
+}
+__host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
+__host__ __device__ constexpr int segment_loads(size_t size) { return detail::clamp_int((int)(64 / size), 1, 8); }
+
+/* The warp pass prefetches into L2 the next warp-sized segment of up to
+ * prefetch_max bytes, where a launch reads more than prefetch_min bytes (more
+ * than an H100's 50 MB L2, so from DRAM). Such a segment gives a lane one or
+ * two 16-byte loads, too few in flight to cover DRAM's latency; from L2 the
+ * hint only costs instructions (H100: segments of 256 ints 1.07 times as
+ * fast at 2^28 elements; a prefetch of up to 4 KiB cost segments of 1024
+ * and 4096 ints 15 to 22 %; bench/RESULTS.md, sessions 21 and 23). */
+inline constexpr size_t segment_prefetch_min_bytes = (size_t)64 << 20, segment_prefetch_max_bytes = 1024;
+/* Whether a launch of n elements of `size` bytes reads from DRAM (see above). */
+__host__ __device__ constexpr bool segment_from_dram(size_t n, size_t size) {
+  return n > segment_prefetch_min_bytes / size;
+}
+
+/* What a CSR segment costs beside its elements when the launch is shared
+ * out between blocks, in elements of `size` bytes: 64 bytes' worth (its
+ * offsets, its result, its turn in a pass). With shares even in elements
+ * alone, the blocks that held many short segments set the launch's time
+ * (H100, 2^28 elements: one segment of half of them among segments of 4
+ * elements 1.28 times as fast, power-law lengths 1.15; 32 and 128 bytes
+ * were tried). */
+__host__ __device__ constexpr size_t segment_cost(size_t size) { return size < 64 ? 64 / size : 1; }
+
+/* A CSR share's bound that falls up to this many elements before a segment
+ * begins moves to that segment (share_at): a crossing segment costs two
+ * block pieces, a published partial and a merge, a bound moved costs its
+ * block up to half a share, capped at chunk_min elements where shares are
+ * large. Only small launches feel the difference (H100, 2^22 elements:
+ * int and float segments of 4096 1.29 to 1.30 times as fast as with 1/16
+ * of a share, of 1024 1.17; 2^28 unchanged). */
+__host__ __device__ constexpr size_t segment_snap(size_t chunk, size_t size) {
+  return chunk / 2 < detail::segment_chunk_min(size) ? chunk / 2 : detail::segment_chunk_min(size);
+}
+
+/* What a CSR segment costs beside its elements where the shares are
+ * searched (uneven lengths): segment_cost, plus segment_mix_bytes' worth
+ * times the fraction of the probe's sampled segments that are longer than
+ * a thread's. A block that owns such segments runs the lane-group, warp
+ * and block passes over all of its segments, a few dependent loads a
+ * round, and pays a round trip per warp-sized one; where every segment is
+ * short (the giant mix's segments of 4) the thread pass alone runs.
+ * Per-block timing of the power-law mix (H100, 2^28 ints, 64 bytes a
+ * segment) found the blocks inside long segments done in about 320 us and
+ * those owning 7000 segments in 650. With this cost the mix ran 1.52 to
+ * 1.94 times as fast (85 % of the read ceiling for int and float); a fixed
+ * 512 bytes a segment helped it less and made the giant mix 0.36 times as
+ * fast (bench/RESULTS.md, session 31). */
+__host__ __device__ constexpr size_t segment_mix_cost(size_t size, size_t mix_bytes, unsigned int longer,
+                                                      unsigned int sampled) {
+  return detail::segment_cost(size) + (sampled ? mix_bytes * longer / sampled / size : 0);
+}
+
+/* The segmented kernels wait on memory more than the flat one (short
+ * segments, dependent offset loads), so with accumulators of up to 8 bytes
+ * (segment_capped) they ask for 768 threads per SM (80 registers). With
+ * sm_90 the int and float sums then spill 66 and 84 bytes (crossing_pieces_last); uncapped (127 registers, 512
+ * threads) they ran 14 to 31 % slower on segments of 16 to 256 elements at
+ * 2^28 on an H100, and up to 8 % faster on long ones. Long rows take a
+ * kernel of their own (reduce_split_rows), which fits the cap without
+ * spilling. Accumulators of 9 to 32 bytes ask for 512 threads (128
+ * registers). Welford spills 20 bytes there, and uncapped the warp pass's
+ * batch took it to 134, one block an SM. Max-subarray's 32 bytes spill 222
+ * (uncapped: 210 registers, one block an SM), none of it in the warp pass's
+ * runs, and it reduces most shapes 1.06 to 1.7 times as fast (H100, 2^28;
+ * one long segment 3 % slower, and at 2^22 up to 10 %). Larger ones keep
+ * the spec's tuning: unmeasured. */
+template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
+/* segment_mix_cost's bytes: for the capped kernels 6 KiB where the launch
+ * reads from DRAM and 8 KiB where it does not; for larger commutative
+ * accumulators 8 KiB where it reads from DRAM; else 4 KiB (H100, the power-law mix with 8 KiB against 4: int and float 1.02 at
+ * 2^28 and 1.07 at 2^22, Welford 1.08 to 1.09 at 2^28 but 0.86 at 2^22,
+ * max-subarray 0.95 and 0.91, sessions 31 and 34; Welford at 2^28 with 6,
+ * 10, 12 and 16 KiB: 1.05, 1.10, 1.07, 0.97; max-subarray with 0.5 to 2
+ * KiB 0.73 to 0.92, with 5 and 6 KiB 1.01 and 1.02, one lease). On an
+ * H200 (session 37, the mix at 2^28): 3, 4 and 6 KiB gave int and float
+ * 0.94 to 1.02 and Welford 0.82 to 0.95; 12 to 32 KiB gave them 0.72 to
+ * 0.95 and 0.53 to 0.94; at 2^22, 6 KiB gave int and float 0.98. So
+ * session 39 moved only the capped kernels' weight from DRAM: 5, 6 and 7
+ * KiB took int's and float's mix at 2^28 1.013 to 1.020 times as fast, 6
+ * KiB 1.017 to 1.020 in each of 4 rounds; every other shape read 0.998
+ * to 1.012, the 2^22 ones keeping 8 KiB (bench/RESULTS.md). */
+template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes(bool commutative, bool from_dram) {
+  return detail::segment_capped<ACC>() ? (from_dram ? 6144 : 8192) : commutative && from_dram ? 8192 : 4096;
+}
+template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int block, int tuned_min_blocks) {
+  return detail::sm_min_blocks(block, detail::segment_capped<ACC>() && 768 / block > tuned_min_blocks ? 768 / block
+                              : sizeof(ACC) <= 32 && 512 / block > tuned_min_blocks ? 512 / block
+                                                                                    : tuned_min_blocks);
+}
+/* Segments a thread or lane group takes a round in the short passes: one
+ * for accumulators of 17 to 32 bytes, whose four at once spilled 4 KiB
+ * under the cap above (sm_90, max-subarray). */
+template <class ACC> __host__ __device__ constexpr int segment_batch() {
+  return sizeof(ACC) > 16 && sizeof(ACC) <= 32 ? 1 : 4;
+}
+
+/* Whether a block reduces the pieces of the segments that cross its bounds
+ * after its own segments' passes, not before: the capped kernels
+ * (accumulators of up to 8 bytes). The bounds then wait in shared memory,
+ * not in registers through the passes, and the sm_90 `int` and `float`
+ * kernels spill 66 and 84 bytes, not 276 and 172. H200, against pieces
+ * first: at 2^28 the power-law mix 1.028 (`int`) and 1.020 (`float`) times
+ * as fast (86 % of the read ceiling), segments of 16 and 256 1.06, lengths
+ * of 0 to 32 1.07, but segments of 1 0.91 and the giant mix 0.98; at 2^22
+ * segments of 1024 and longer 0.92 to 1.00 (bench/RESULTS.md, session 46).
+ * Welford's and max-subarray's kernels lost up to 7 and 15 % that way, so
+ * they keep the pieces first. */
+template <class A> __host__ __device__ constexpr bool crossing_pieces_last() { return detail::segment_capped<A>(); }
+
+/* Threads per SM that the split-rows kernel asks for: the segmented
+ * kernels' 768 with accumulators of up to 8 bytes, else 512 (128 registers
+ * with 256-thread blocks), or the spec's tuning where it asks for more. */
+template <class ACC> __host__ __device__ constexpr int split_rows_min_blocks(int block, int tuned_min_blocks) {
+  return detail::sm_min_blocks(block, detail::clamp_int((detail::segment_capped<ACC>() ? 768 : 512) / block, tuned_min_blocks, 32));
+}
+
+/* Bytes of a row per block of its group: 256 KiB, since a block's own
+ * reduction, publish and the last block's merge cost more than its reads
+ * of fewer (H100 at 2^28, rows of 2^16 to 2^24 elements, 256 against 64 KiB
+ * a block: Welford 1.00 to 1.06 times as fast, max-subarray 1.06 to 1.12,
+ * int and float sums 0.99 to 1.00; H200, int and float sums on rows of
+ * 2^16 1.05 times as fast, 232.5 against CUB 3.5's fixed-size 235.7 us, of
+ * 2^20 1.01). A launch of fewer blocks than fill the device gives each
+ * row more, down to 64 KiB a block (2^22 elements in rows of 2^16 or 2^20,
+ * 64 against 256 KiB: Welford 1.4 to 1.6 times as fast, max-subarray 1.1
+ * to 1.3). A row gets at most 1024 blocks; the last merges that many
+ * partials. */
+inline constexpr size_t row_group_bytes = 262144;
+inline constexpr size_t row_group_min_bytes = 65536;
+/* The most blocks a row-group launch has (a grid's x limit). */
+inline constexpr size_t row_groups_max_blocks = 0x7fffffff;
+inline constexpr size_t row_group_max_parts = 1024;
+/* The most blocks a row of `row_bytes` gets (the scratch holds a flag and
+ * a partial for each). */
+__host__ __device__ constexpr size_t row_group_most_parts(size_t row_bytes) {
+  return row_bytes < 2 * row_group_min_bytes         ? 1
+         : row_bytes / row_group_min_bytes < row_group_max_parts ? row_bytes / row_group_min_bytes
+                                                                  : row_group_max_parts;
+}
+
+/* The largest power of two up to n >= 1. */
+__host__ __device__ constexpr int floor_pow2(int n) { return n & (n - 1) ? detail::floor_pow2(n & (n - 1)) : n; }
+
+/* Rows shorter than a group: rows per lane and round, up to 64 bytes of
+ * input and 128 of results (more makes the compiler hold every result). */
+__host__ __device__ constexpr int short_rows_per_lane(size_t row_bytes, size_t acc_bytes) {
+  return detail::clamp_int((int)(64 / row_bytes < 128 / acc_bytes ? 64 / row_bytes : 128 / acc_bytes), 1, 16);
+}
+
+/* Wide rows: lanes per row, a power of two that leaves each lane at least
+ * wide_row_groups groups (K chains of at least one each, K <= 16). */
+inline constexpr size_t wide_row_groups = 16;
+__host__ __device__ constexpr unsigned int wide_row_lanes(size_t row_groups) {
+  return (unsigned int)detail::floor_pow2(detail::clamp_int((int)(row_groups / wide_row_groups), 1, 32));
+}
+
+/* Rows of up to this many bytes take the tiles; longer ones are split
+ * between blocks (reduce_segments), which keeps every SM busy when there
+ * are few of them. On an H100, 16 KiB rows (4096 floats) ran 1.06 to 1.14
+ * times as fast in tiles as split at 2^28 elements. */
+inline constexpr size_t row_tiles_max_bytes = 16384;
+
+/* Up to this many bytes, rows take the tiles too where there are enough of
+ * them to give every other warp of the grid a row (enough_long_rows): a
+ * warp pipelines its loads from one row into the next, where the split
+ * path drains at every row's end. H100, in one lease: rows of 64 KiB,
+ * 16384 of them 1.03 to 1.08 times the split path, 4096 of them 1.03
+ * (Welford) to 1.12; 256 of them, 0.26 to 0.52; rows of 256 KiB, Welford
+ * 0.79. Ordered max-subarray, since its lanes read runs
+ * (reduce_long_rows_ordered): 16384 rows of 64 KiB 1.10 times, 4096 of them
+ * 1.26. */
+inline constexpr size_t long_row_tiles_max_bytes = 65536;
+
+/* Whether `count` rows keep a grid of `warps` warps busy enough. */
+__host__ __device__ constexpr bool enough_long_rows(size_t count, size_t warps) { return 2 * count >= warps; }
+
+/* Whether two or more rows of `row_bytes` take a group of blocks each:
+ * rows longer than the tiles take, and a block each
+ * - where the accumulator has up to 8 bytes, rows of 16 KiB or more (H100
+ *   at 2^28, against the long-row tiles: int and float rows of 4096 and
+ *   16384 elements 1.03 to 1.04 times as fast, 338.3 to 339.0 us, 1.00 to
+ *   1.01 times CUB 3.5's fixed-size kernel, and 1.65 times at 2^22 on rows
+ *   of 16384; Welford and max-subarray rows of 4096 lost 16 and 22 % so
+ *   and keep the tiles);
+ * - for commutative accumulators of up to 16 bytes, rows of 64 KiB (H200,
+ *   session 36, against the long-row tiles of then: Welford on 16384 rows
+ *   of 16384 floats 1.12 times as fast, 85 % of the read ceiling from 76 %,
+ *   4096 rows 1.02; rows of 32 KiB lost 15 % at 2^28 that way, and rows of
+ *   16 KiB 45 %), but row_tiles_first below. */
+__host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t acc_bytes, bool commutative) {
+  return row_bytes > long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= row_tiles_max_bytes) ||
+         (commutative && acc_bytes <= 16 && row_bytes >= long_row_tiles_max_bytes);
+}
+/* Of those rows of 64 KiB, up to long_row_groups_min_rows with an
+ * accumulator of 9 to 16 bytes try the long-row tiles first, and take a
+ * block a row only where the tiles do not take them (rows too few for the
+ * tiles, or not on 16-byte boundaries). On an H100 in session 47, with
+ * today's tiles, 4096 Welford rows of 16384 floats (the layer-norm shape)
+ * ran 1.05 times as fast in the tiles (95.1 against 100.0 us; torch's
+ * var_mean 119.0 to 119.4), 16384 rows and 256 within 2 % either way. */
+inline constexpr size_t long_row_groups_min_rows = 8192;
+__host__ __device__ constexpr bool row_tiles_first(size_t row_bytes, size_t count, size_t acc_bytes,
+                                                   bool commutative) {
+  return commutative && acc_bytes > 8 && acc_bytes <= 16 && row_bytes == long_row_tiles_max_bytes &&
+         count <= long_row_groups_min_rows;
+}
+
+/* Whether a warp's results go out through shared memory. An accumulator of
+ * several fields is stored a field at a time, and each such store touches
+ * every 32-byte sector of the warp's span (an H100 wrote 1-element rows of
+ * a 32-byte accumulator at 0.8 TB/s so). Staged, the warp writes its
+ * results as consecutive words: whole sectors, 128 bytes a store. */
+template <class A> __host__ __device__ constexpr bool staged_stores() {
+  return sizeof(A) > 4 && sizeof(A) > alignof(A) && sizeof(A) % 4 == 0 && alignof(A) >= 4;
+}
+
+/* Consecutive groups a lane folds in the grouped form's whole tiles: 4
+ * for ordered operators and accumulators of more than 8 bytes, whose tree
+ * of shuffles and combines costs more than the folds it saves (fewer
+ * where K or the row's groups are fewer); 1 for the others, which read at
+ * the ceiling already. H200 at 2^28, rows of 8 to 128: max-subarray 1.06
+ * to 1.68 times as fast (rows of 64 ints 668.4 -> 443.5 us), Welford 1.02
+ * to 2.01 (rows of 64 floats 512.6 -> 292.1 us); 2 groups a lane gave 1.02
+ * to 1.66, and keeping 2 lanes a row lost 1 to 8 % on rows of 8 and 16
+ * (bench/RESULTS.md, session 42). */
+template <class Op> __host__ __device__ constexpr int grouped_run_wanted() {
+  return !Op::commutative || sizeof(typename Op::acc_type) > 8 ? 4 : 1;
+}
+__host__ __device__ constexpr int grouped_run_fit(int f, int K, int LANES) {
+  return f > 1 && (f > K || f > LANES || K % f != 0) ? detail::grouped_run_fit(f / 2, K, LANES) : f;
+}
+/* The longest rows, in groups, that the grouped tiles take: 32, and for
+ * ordered operators as many as a warp's runs of F groups cover (128 with
+ * the K = 4 of the default tuning, 64 with K = 2). reduce_long_rows_ordered,
+ * which took ordered rows of 64 and 128 groups before, appends a round's
+ * chunks to their rows in lane 0, one combine after another. H200,
+ * max-subarray: rows of 256 ints 506.2 -> 448.0 us at 2^28 and 10.9 -> 9.3
+ * us at 2^22, rows of 512 11.0 -> 9.6 us at 2^22 (at 2^28 they take the
+ * segmented rows kernel: in these tiles they lost 3 %; bench/RESULTS.md,
+ * session 43). Commutative operators' rows of 64 and more groups take
+ * wide_rows, whose lanes fold 16 groups or more each. */
+template <class Op> __host__ __device__ constexpr size_t grouped_rows_max_groups(int K) {
+  return Op::commutative ? 32 : (size_t)32 * detail::grouped_run_fit(detail::grouped_run_wanted<Op>(), K, 128);
+}
+
+/* Round sizes of the long-row kernel for commutative operators: K chunks
+ * of loads in flight beside the K being folded, halved until the two
+ * rounds' groups and the K chains fit 160 bytes (40 of the 64 registers a
+ * thread has at 1024 threads an SM; the rest hold addresses and counters).
+ * sm_90: Welford (12 bytes) at 4 spilled 24 bytes, at 2 none. */
+__host__ __device__ constexpr int long_row_loads(int K, int group_bytes, int acc_bytes) {
+  return K > 1 && 2 * K * group_bytes + K * acc_bytes > 160 ? detail::long_row_loads(K / 2, group_bytes, acc_bytes) : K;
+}
+
+/* reduce_long_rows where every chunk is whole and a row is a whole number
+ * of rounds (row_groups a multiple of 32, chunks a multiple of K): the
+ * tile's groups are consecutive, so a round's loads are one running index
+ * on, and only a round's end asks whether the row ended. Chain k folds the
+ * same chunks, and the chains combine in the same order, as there. A
+ * round of Welford (2 chunks of 4 floats a lane) went from about 76
+ * instructions beside its folds to 15 (sm_90): on an H200, where those
+ * tiles are issue-bound, rows of 2048, 4096 and 8192 floats ran 1.12, 1.21
+ * and 1.19 times as fast at 2^28 elements (96 % of the read ceiling at
+ * 4096, from 79 %), 1.20 and 1.17 at 2^22 (rows of 8192 1.01). */
+template <class A, int VEC> __host__ __device__ constexpr bool full_rows_pay() {
+  /* With accumulators of up to 8 bytes both loops in one kernel spilled
+   * 44 to 48 bytes (the int and float sums at 64 registers), and their
+   * rows of 2048 ran 0.97 to 0.98 times as fast at 2^28 (1.11 at 2^22):
+   * their folds are cheap and their tiles wait on memory. Groups of
+   * several 16-byte loads (elements of 3, 6 or 12 bytes) spilled more so
+   * (a uchar3 sum's stack frame 136 -> 632 bytes) and were not timed. */
+  return sizeof(A) > 8 && VEC == 1;
+}
+
+/* Ordered rows of 2 KiB up to a warp's batch of runs (32 runs of 256
+ * bytes) fill neither reduce_run_rows' lanes nor the long-row chunks well;
+ * where the launch reads from DRAM they take the segmented rows kernel
+ * (M_R_rows_kernel). H200, max-subarray at 2^28: rows of 512 and 1024 ints
+ * 506.3 -> 439.4 and 460.1 -> 392.8 us; rows of 256 lost 5 % so, and at
+ * 2^22 (from L2) rows of 512 and 1024 lost 18 and 34 % (bench/RESULTS.md,
+ * session 41). Such rows fit one chunk of the rows kernel, so they need no
+ * scratch. */
+__host__ __device__ constexpr bool ordered_rows_take_segments(bool commutative, size_t row_bytes, size_t n,
+                                                              size_t size) {
+  return !commutative && row_bytes >= 2048 && row_bytes < 32 * 256 && detail::segment_from_dram(n, size);
+}
+
+/* Short rows whose results go out through shared memory (staged_stores)
+ * write more than they read, Welford's 12 bytes for every float of rows of
+ * 1. More warps keep more stores in flight there, so where the accumulator
+ * has up to 16 bytes the short-row kernel is built a second time at 1024
+ * threads an SM (dense_short_rows), and `_rows` launches that build where
+ * ptxas kept it out of local memory (LaunchConfig::local); operators whose
+ * short rows need many registers (several arrays, argmin of 16-bit
+ * elements) spill so and keep the spec's tuning. H100 at 2^28: Welford from
+ * 82 registers and 3 blocks an SM to 64 and 4, 1585.8 -> 1478.1 us; the 32
+ * bytes of max-subarray lost 0.8 % so. */
+template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
+  return detail::staged_stores<A>() && sizeof(A) <= 16;
+}
+
+/* The long-row kernel of a commutative operator whose accumulator holds up
+ * to 16 bytes asks for 1024 threads an SM (64 registers), so that as many
+ * warps as an H100 holds take as many rows: Welford's went from 78
+ * registers to 64 (12 bytes spilled), and 4096 rows of 16384 floats from
+ * 125 to 100 us, rows of 1024 to 16384 floats 1.04 to 1.05 times as fast
+ * (int and float sums unchanged, at 58 to 60). Ordered max-subarray lost 4
+ * to 11 % so (it spills more): ordered operators and larger accumulators
+ * keep the spec's tuning. The dense build of short rows (above) asks for
+ * 1024 threads an SM too. */
+template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_form form, int block, int tuned) {
+  return detail::sm_min_blocks(block, (((form == long_rows || form == wide_rows) && Op::commutative &&
+                                 sizeof(typename Op::acc_type) <= 16) ||
+                                form == dense_short_rows) &&
+                                       1024 / block > tuned
+                                   ? 1024 / block
+                                   : tuned);
+}
+/* Rows of up to this many groups take wide_rows (commutative operators). */
+inline constexpr size_t wide_rows_max_groups = 256;
+
+/* Blocks an SM for the one-tile row kernel: as many as the SM holds. */
+__host__ __device__ constexpr int row_blocks_min_blocks(int block, int tuned_min_blocks) {
+  return detail::sm_min_blocks(block, sm_threads_max / block > tuned_min_blocks ? sm_threads_max / block : tuned_min_blocks);
+}
+/* Rows of one block tile at most (BLOCK * K groups) that the row groups
+ * would take, for commutative accumulators of up to 8 bytes: a block a
+ * row, each thread K groups BLOCK apart, one block reduce, no pipeline and
+ * no partials, so that as many threads as the SM holds fit it (sm_90: 32
+ * registers at 256 threads a block). Other operators compile it empty. */
+template <class Op> __host__ __device__ constexpr bool row_blocks_pay() {
+  return Op::commutative && sizeof(typename Op::acc_type) <= 8;
+}
+
+} // namespace detail
+namespace detail {
+
+/* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
+ * parts) each, hold any. Split over that many parts, the share size is the
+ * same, so the host launches only those (the kernel derives the share from
+ * gridDim.x) and no block publishes an identity for the merge. */
+__host__ __device__ constexpr size_t busy_parts(size_t total, size_t parts) {
+  return detail::ceil_div(total, detail::ceil_div(total, parts));
+}
+
+/* The grid for `tiles` whole tiles, at most `most` blocks on `sms` SMs. An
+ * SM runs its blocks side by side, so the busiest one's tiles set the time:
+ * ceil(blocks / sms) * ceil(tiles / blocks). A grid of fewer whole waves is
+ * taken only when that load drops by a sixteenth or more, since fewer
+ * blocks hide less latency: 1024 tiles on 132 SMs take 256 blocks of 4 (8
+ * tiles on the busiest SM), not 342 of 3 (9); 16384 tiles keep 391 blocks
+ * (126) rather than 132 (125). */
+__host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size_t sms) {
+  size_t best = detail::busy_parts(tiles, most);
+  size_t best_load = detail::ceil_div(best, sms) * detail::ceil_div(tiles, best);
+  for (size_t wave = most / sms * sms; wave >= sms; wave -= sms) {
+    const size_t parts = detail::busy_parts(tiles, wave);
+    const size_t load = detail::ceil_div(parts, sms) * detail::ceil_div(tiles, parts);
+    if (16 * load <= 15 * best_load)
+      best = parts, best_load = load;
+  }
+  return best;
+}
+
+} // namespace detail
+namespace detail {
+
+/* Elements in a block-wide tile of a kernel of `block` threads and
+ * `items` per thread, for the vector path (groups of `group_bytes` bytes
+ * holding `per_group` elements, none when 0) or the element path (`size`
+ * bytes), whichever is more. */
+__host__ __device__ constexpr size_t block_tile_elements(int block, int items, int group_bytes, int per_group,
+                                                         size_t size) {
+  return (size_t)block * (size_t)detail::groups_per_lane(items, group_bytes) * (size_t)per_group >
+                 (size_t)block * (size_t)detail::element_groups_per_lane(items, (int)size)
+             ? (size_t)block * (size_t)detail::groups_per_lane(items, group_bytes) * (size_t)per_group
+             : (size_t)block * (size_t)detail::element_groups_per_lane(items, (int)size);
+}
+
+/* Blocks per row for `count` rows of `length` elements and `row_bytes`
+ * bytes, a kernel whose filling grid has `grid`
+ * blocks and whose block-wide tile holds `tile_elements` elements: every
+ * part gets at least one tile after a head of up to 15 elements. */
+__host__ inline size_t row_group_parts(size_t length, size_t row_bytes, size_t count, size_t grid,
+                                       size_t tile_elements) {
+  const size_t most = detail::row_group_most_parts(row_bytes);
+  size_t parts = row_bytes / row_group_bytes;
+  if (count < grid && count * parts < grid)
+    parts = detail::ceil_div(grid, count);
+  parts = parts < most ? parts : most;
+  const size_t by_tiles = length > 16 ? (length - 16) / tile_elements : 0;
+  parts = parts < by_tiles ? parts : by_tiles;
+  return parts ? parts : 1;
+}
+
+/* ---- rows that line up with the 16-byte groups ----
+ * Where in sits on a 16-byte boundary and a row is a whole number of groups
+ * of U elements (L % U == 0) or shorter than a group and a power of two
+ * (U % L == 0), every row starts on a boundary of its own size, and `_rows`
+ * reads like the flat reduction: each warp takes tiles of whole rows, with
+ * coalesced loads, every load of a round in flight before the first fold,
+ * and no offsets, no search and no block barrier:
+ * - rows shorter than a group: a lane per row, each lane a few rows 32
+ *   apart, each row in one load where it is a single array (so the stores
+ *   of the results are coalesced too);
+ * - rows of up to 32 groups: a group of `lanes` lanes per row (a power of
+ *   two), a 16-byte group per lane; where the row is a power of two
+ *   groups, ordered operators and wide accumulators give a lane up to 4
+ *   consecutive groups and a row fewer lanes (grouped_run_wanted), and
+ *   ordered rows of 64 and 128 groups take that form too
+ *   (grouped_rows_max_groups);
+ * - longer rows: the warp, chunk after chunk of 32 groups.
+ * Each lane folds its elements in order and the lanes combine in lane
+ * order, so ordered operators keep their order. */
+struct row_tiles {
+  size_t length, count; /* elements per row, rows */
+  size_t row_groups;    /* groups per row; 0 when a row is shorter than a group */
+  unsigned int chunks;  /* chunks of 32 groups per row: 1 up to 32 groups, and in grouped_rows_max_groups' rows */
+  unsigned int lanes;   /* groups the grouped form gives a row: row_groups rounded up to a power of two */
+  size_t tile_rows, tiles;
+  /* The tiles for rows of elements of `bytes`, results of `acc_bytes` and K
+   * loads per lane and round (the kernel's, from its architecture's tuning);
+   * wide rows also set their lanes. */
+  __host__ void set_rounds(size_t bytes, size_t acc_bytes, int K, bool wide);
+};
+
+__host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K, bool wide) {
+  if (wide) {
+    lanes = detail::wide_row_lanes(row_groups);
+    tile_rows = 32 / lanes;
+  } else if (row_groups == 0)
+    tile_rows = (size_t)32 * detail::short_rows_per_lane(length * bytes, acc_bytes);
+  else if (chunks == 1)
+    tile_rows = (size_t)K * 32 / lanes;
+  else
+    tile_rows = (size_t)K > chunks ? K / chunks : 1;
+  tiles = detail::ceil_div(count, tile_rows);
+}
+
+/* Whether rows of `length` elements of `size` bytes in `in` line up with
+ * groups of U elements; fills *t but its tiles (set_rounds) when they do.
+ * For rows past row_tiles_max_bytes the caller checks enough_long_rows. */
+template <class Source>
+__host__ __forceinline__ bool plan_row_tiles(const Source &in, size_t size, size_t length, size_t count, int U,
+                                             row_tiles *t) {
+  size_t head = 0;
+  if (U <= 0 || length == 0 || count == 0 ||
+      length * size > long_row_tiles_max_bytes ||
+      !detail::vector_head(in, size, length * count, &head) || head != 0 || (length % U != 0 && U % length != 0))
+    return false;
+  t->length = length;
+  t->count = count;
+  t->row_groups = length < (size_t)U ? 0 : length / U;
+  t->chunks = (unsigned int)detail::ceil_div(t->row_groups, 32);
+  t->chunks = t->chunks ? t->chunks : 1;
+  t->lanes = 1;
+  while (t->lanes < t->row_groups && t->lanes < 32)
+    t->lanes *= 2;
+  return true;
+}
+
+/* The form for rows of groups of `group_bytes`; ordered rows of
+ * warp_runs_min_bytes or more take run_rows. */
+__host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative, int group_bytes) {
+  return t.row_groups == 0                                                     ? short_rows
+         : t.chunks == 1                                                       ? grouped_rows
+         : commutative && t.row_groups <= wide_rows_max_groups                 ? wide_rows
+         : !commutative && t.row_groups * group_bytes >= warp_runs_min_bytes ? run_rows
+                                                                               : long_rows;
+}
+
+/* The grid of a row-tile launch of `blocks` blocks (a block per 8 tiles),
+ * where `grid` fills the device, `sms` SMs: every block, each taking its
+ * tiles once, when there are many waves of them and at least 3 fit an SM,
+ * else the grid that fills the device, its warps striding over the tiles.
+ * The device dispatches blocks in order, so the reads stay together; strided
+ * warps drift apart. H100 at 2^28, one lease: int and float rows of 4 to
+ * 1024 elements 1.02 to 1.07 times as fast (rows of 4 and 16 431.6 and
+ * 373.2 us, under CUB's fixed-size 435.6 and 375.7; rows of 1024 344.8 us,
+ * under bench.cu's read-ceiling kernel, 347.4), Welford rows of 4 to 256
+ * 1.00 to 1.13; max-subarray rows of 1024 (run rows, 2 blocks an SM) lost
+ * 12 %, and at 2^22 (2 waves) most shapes lost 1 to 5 %. Short rows of
+ * staged results, which write more than they read (dense_short_rows_pay),
+ * take every block at any count (`every_tile`): at 2^22, Welford rows of 1
+ * went from 29.7 to 27.3 us. */
+__host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms, bool every_tile) {
+  const size_t waves = 16, all = blocks < 0x7fffffff ? blocks : 0x7fffffff;
+  return every_tile || (blocks >= waves * (size_t)grid && grid >= 3 * sms) ? (unsigned int)all
+         : blocks < (size_t)grid                            ? (unsigned int)blocks
+                                                            : (unsigned int)grid;
+}
+
+} // namespace detail
+namespace detail {
+
+/* The collectives in the kernels' 1-D blocks, whose warps are full and whose
+ * size is a multiple of 32. */
+template <class Op, bool BOUNDED = false, int WIDTH = 32>
+__device__ __forceinline__ typename Op::acc_type warp_reduce(typename Op::acc_type v, int valid = WIDTH) {
+  return detail::warp_reduce_lanes<Op, BOUNDED, WIDTH>(v, threadIdx.x & (WIDTH - 1), valid, 0xffffffffu);
+}
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_type v, typename Op::acc_type *scratch,
+                                                              int valid) {
+  return detail::block_reduce_ranked<Op>(v, scratch, valid, threadIdx.x);
+}
+
+} // namespace detail
+namespace detail {
+
+/* ---- reductions: collectives, the single-pass protocol and the flat agent ---- */
+
+/* Loads a block-written partial through L2 (other SMs wrote it). */
+template <class T> __device__ __forceinline__ T load_cg(const T *p) {
+  T r;
+  if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+    unsigned int w[sizeof(T) / 4];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T) / 4; ++i)
+      w[i] = __ldcg(reinterpret_cast<const unsigned int *>(p) + i);
+    memcpy(&r, w, sizeof(T));
+  } else {
+    unsigned char b[sizeof(T)];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T); ++i)
+      b[i] = __ldcg(reinterpret_cast<const unsigned char *>(p) + i);
+    memcpy(&r, b, sizeof(T));
+  }
+  return r;
+}
+
+/* Waits until flags[0, count) all carry the call's tag; then the writes
+ * published before them are seen. All threads call it. */
+template <int BLOCK>
+__device__ __forceinline__ void wait_for_flags(const unsigned long long *flags, unsigned long long tag,
+                                               unsigned int count) {
+  for (;;) {
+    bool mine = true;
+    for (unsigned int i = threadIdx.x; i < count; i += BLOCK)
+      mine = mine && *reinterpret_cast<const volatile unsigned long long *>(flags + i) == tag;
+    if (__syncthreads_and(mine))
+      break;
+  }
+  __threadfence();
+}
+
+/* Clears flags[0, count): a replayed CUDA graph reuses its tag. */
+template <int BLOCK> __device__ __forceinline__ void clear_flags(unsigned long long *flags, unsigned int count) {
+  for (unsigned int i = threadIdx.x; i < count; i += BLOCK)
+    flags[i] = 0;
+}
+
+/* Thread 0 publishes block b's partial for a later merge: the partial,
+ * then (after a fence) the flag with the call's tag. */
+template <class A>
+__device__ __forceinline__ void publish_partial(A *partials, unsigned long long *flags, size_t b, const A &v,
+                                                unsigned long long tag) {
+  if (threadIdx.x == 0) {
+    partials[b] = v;
+    __threadfence();
+    *reinterpret_cast<volatile unsigned long long *>(flags + b) = tag;
+  }
+}
+
+/* Merges partials[0, nparts) in order, the total in thread 0: thread t
+ * takes a contiguous run, IN_FLIGHT loads in flight at a time, starting
+ * from its first partial rather than the identity. All threads call it,
+ * with scratch free. */
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
+__device__ __forceinline__ typename Op::acc_type merge_in_order(const typename Op::acc_type *partials,
+                                                                 unsigned int nparts, typename Op::acc_type *scratch) {
+  typedef typename Op::acc_type A;
+  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
+  for (unsigned int i = first + 1; i < last; i += IN_FLIGHT) {
+    A p[IN_FLIGHT];
+#pragma unroll
+    for (int j = 0; j < IN_FLIGHT; ++j)
+      if (i + j < last)
+        p[j] = detail::load_cg(partials + i + j);
+#pragma unroll
+    for (int j = 0; j < IN_FLIGHT; ++j)
+      if (i + j < last)
+        m = Op::combine(m, p[j]);
+  }
+  return detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+}
+
+/* Waits until flags[0, nparts) all carry the call's tag, merges
+ * partials[0, nparts) in order (the total in thread 0) and clears the
+ * flags. All threads call it. */
+template <class Op, int BLOCK, int IN_FLIGHT = 4>
+__device__ __forceinline__ typename Op::acc_type merge_partials(const typename Op::acc_type *partials,
+                                                                 unsigned long long *flags, unsigned long long tag,
+                                                                 unsigned int nparts, typename Op::acc_type *scratch) {
+  __syncthreads(); /* scratch is free again */
+  detail::wait_for_flags<BLOCK>(flags, tag, nparts);
+  const typename Op::acc_type m = detail::merge_in_order<Op, BLOCK, IN_FLIGHT>(partials, nparts, scratch);
+  detail::clear_flags<BLOCK>(flags, nparts);
+  return m;
+}
+
+/* The ticket word in d_temp when it is clean: "gpugen" above 16 bits that
+ * count the blocks of a call that have finished. The merging block leaves
+ * it clean again. */
+inline constexpr unsigned long long ticket_clean = 0x67707567656e0000ULL;
+inline constexpr unsigned long long ticket_count_mask = 0xffffULL;
+
+/* Adds 1 to the ticket word and returns what it held, releasing this
+ * thread's earlier writes (the block's partial) and acquiring those of the
+ * blocks that added before it: the last block sees every partial. One
+ * acq_rel atomic instead of a full fence before a relaxed one (sm_70 and
+ * later; 2 to 3 % at 2^20 to 2^24 elements on an H100). */
+__device__ __forceinline__ unsigned long long take_ticket(unsigned long long *ticket) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  unsigned long long seen;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(seen) : "l"(ticket) : "memory");
+  return seen;
+#else
+  __threadfence();
+  const unsigned long long seen = atomicAdd(ticket, 1ULL);
+  __threadfence();
+  return seen;
+#endif
+}
+
+/* Adds `add` to a 64-bit word with a relaxed atomic and returns what it
+ * held (packs_in_ticket: no other write needs ordering against it). */
+__device__ __forceinline__ unsigned long long add_relaxed(unsigned long long *word, unsigned long long add) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  unsigned long long seen;
+  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(seen) : "l"(word), "l"(add) : "memory");
+  return seen;
+#else
+  return atomicAdd(word, add);
+#endif
+}
+
+} // namespace detail
+namespace detail {
+
+/* Commutative operators: block-wide tiles of BLOCK * K groups, the first
+ * at `begin` and the next `step` groups on, up to `end`; within a tile warp
+ * w takes the w-th run of 32 * K groups, lane-strided and coalesced. K
+ * accumulators per lane (independent chains for costly folds). Full tiles
+ * need no bounds checks, and the next tile's K loads are issued before this
+ * one folds; the element-by-element fallback (inputs that cannot be
+ * aligned) is not pipelined, since its code is compiled into every kernel.
+ * The warp's total ends in lane 0. */
+template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename input_of<Op>::source in, size_t begin,
+                                                                     size_t end, size_t step, size_t first_index) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const int PER = VECTOR ? U : 1;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  A acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  size_t base = begin + (size_t)warp * 32 * K;
+  if constexpr (!VECTOR) { /* the fallback for unaligned inputs: kept small */
+    for (; base + 32 * K <= end; base += step) {
+      T x[K][PER];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        acc[k] = Op::fold(acc[k], x[k][0], first_index + base + k * 32 + lane);
+    }
+  } else if (base + 32 * K <= end) {
+    /* full tiles, software-pipelined: the next tile's loads are in flight
+     * while this one folds */
+    T x[K][PER];
+    size_t index = first_index + (base + lane) * PER;
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      detail::load_group<T, U, VEC, VECTOR>(in, base + k * 32 + lane, x[k]);
+    for (;;) {
+      const size_t next = base + step;
+      const bool more = next + 32 * K <= end;
+      T y[K][PER];
+      if (more)
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          detail::load_group<T, U, VEC, VECTOR>(in, next + k * 32 + lane, y[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          acc[k] = Op::fold(acc[k], x[k][u], index + (k * 32) * PER + u);
+      base = next;
+      index += step * PER;
+      if (!more)
+        break;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          x[k][u] = y[k][u];
+    }
+  }
+  if (base < end) { /* this warp's part of the last, partial tile */
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      size_t g = base + k * 32 + lane;
+      if (g < end) {
+        T x[PER];
+        detail::load_group<T, U, VEC, VECTOR>(in, g, x);
+#pragma unroll
+        for (int u = 0; u < PER; ++u)
+          acc[k] = Op::fold(acc[k], x[u], first_index + g * PER + u);
+      }
+    }
+  }
+  /* In a share shorter than one run of 32 * K groups, the chains and lanes
+   * that saw no group hold the identity; they are left out, not combined.
+   * One bounded tree for both cases: a second copy cost the one-block
+   * calls more than its compares cost the others (H100). */
+  const size_t warp_begin = begin + (size_t)warp * 32 * K;
+  const bool full = warp_begin + 32 * K <= end;
+#pragma unroll
+  for (int k = 1; k < K; ++k)
+    if (full || warp_begin + k * 32 + lane < end)
+      acc[0] = Op::combine(acc[0], acc[k]);
+  return detail::warp_reduce<Op, true>(acc[0], full ? 32 : warp_begin < end ? (int)(end - warp_begin) : 0);
+}
+
+/* Ordered operators: one warp's contiguous range of groups [begin, end).
+ * Per tile each lane folds a run of consecutive groups, about 256 bytes of
+ * input, into one accumulator, and the tile's warp total, reduced in lane
+ * order, is appended to a running value. The runs are loaded a 128-byte
+ * line (at most 8 groups) at a time, the next batch in flight while one
+ * folds, and each run's first load has L2 fetch all of its 256 bytes: on an
+ * H100 this took max-subarray from 81 to 88 % of the read ceiling (runs of
+ * one line loaded 4 groups at a time without the L2 hint: 81 %). The last
+ * tile shortens the runs so every lane works. The element-by-element
+ * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
+ * code is compiled into every kernel. The warp's total ends in lane 0. */
+template <class Op, int U, int VEC, bool VECTOR, int K_IN>
+__device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
+                                                                   size_t end, size_t first_index) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr int PER = VECTOR ? U : 1;
+  constexpr int GROUP_BYTES = VECTOR ? 16 * VEC : (int)input_of<Op>::element_bytes;
+  constexpr int LINE_GROUPS = 128 / GROUP_BYTES, RUN_GROUPS = 256 / GROUP_BYTES;
+  constexpr int K = VECTOR && LINE_GROUPS > K_IN ? LINE_GROUPS : K_IN; /* a line is at most 8 groups */
+  constexpr int RUN = VECTOR ? K * detail::clamp_int(RUN_GROUPS / K, 1, 8) : K;
+  constexpr int PREFETCH = VECTOR ? 256 : 0;
+  const int lane = threadIdx.x & 31;
+  A running = Op::identity();
+  size_t base = begin;
+  if (base + 32 * RUN <= end) {
+    /* full tiles, software-pipelined: the next batch of K groups is in
+     * flight while this one folds */
+    T x[K][PER];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, base + (size_t)lane * RUN + k, x[k]);
+    for (;;) {
+      const size_t first = base + (size_t)lane * RUN, next = base + 32 * RUN;
+      const bool more = next + 32 * RUN <= end;
+      A acc = Op::identity();
+#pragma unroll
+      for (int r = 0; r < RUN; r += K) {
+        T y[K][PER];
+        if (r + K < RUN) {
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, first + r + K + k, y[k]);
+        } else if (more) {
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            detail::load_group<T, U, VEC, VECTOR, PREFETCH>(in, next + (size_t)lane * RUN + k, y[k]);
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            acc = Op::fold(acc, x[k][u], first_index + (first + r + k) * PER + u);
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            x[k][u] = y[k][u];
+      }
+      running = Op::combine(running, detail::warp_reduce<Op>(acc));
+      base = next;
+      if (!more)
+        break;
+    }
+  }
+  if (base < end) { /* the last tile: runs of ceil(left / 32) groups */
+    const size_t run = (end - base + 31) / 32;
+    const size_t first = base + lane * run;
+    const size_t last = first + run < end ? first + run : end;
+    A acc = Op::identity();
+    for (size_t g0 = first; g0 < last; g0 += K) {
+      T x[K][PER];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (g0 + k < last)
+          detail::load_group<T, U, VEC, VECTOR>(in, g0 + k, x[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (g0 + k < last)
+#pragma unroll
+          for (int u = 0; u < PER; ++u)
+            acc = Op::fold(acc, x[k][u], first_index + (g0 + k) * PER + u);
+    }
+    running = Op::combine(running, detail::warp_reduce<Op, true>(acc, (int)((end - base + run - 1) / run)));
+  }
+  return running;
+}
+
+/* The reduction of share `part` of `parts` (a block's share of the grid,
+ * or of a segment's piece); the total in thread 0. Commutative operators
+ * deal whole tiles out in turn (part p takes tiles p, p + parts, ...), so
+ * the blocks on the device read neighbouring tiles at any moment, where a
+ * contiguous share per block has each stream from a place of its own (H100:
+ * a bare 1 GiB read with 4 blocks an SM, 371 against 343 us; the bench's
+ * flat reductions at 2^28 -0.5 to +1.2 %, at 2^20 to 2^26 up to 8 % faster
+ * but argmax at 2^22, 8 % slower). Ordered ones split the groups between
+ * warps (each warp's range stays contiguous, and warps follow each other in
+ * order). */
+template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
+__device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
+                                                                     size_t first_index, typename Op::acc_type *scratch,
+                                                                     size_t part, size_t parts) {
+  typedef typename Op::acc_type A;
+  const int warp = threadIdx.x >> 5;
+  A v;
+  bool empty;
+  if constexpr (Op::commutative) {
+    const size_t tile = (size_t)BLOCK * K;
+    const size_t begin = part * tile < groups ? part * tile : groups;
+    v = detail::reduce_block_tiles<Op, BLOCK, U, VEC, VECTOR, K>(in, begin, groups, parts * tile, first_index);
+    empty = begin + (size_t)warp * 32 * K >= groups;
+  } else {
+    const int warps = BLOCK / 32;
+    const size_t total_warps = parts * warps;
+    const size_t per_warp = detail::ceil_div(groups, total_warps);
+    const size_t gw = part * warps + warp;
+    const size_t begin = gw * per_warp < groups ? gw * per_warp : groups;
+    const size_t end = begin + per_warp < groups ? begin + per_warp : groups;
+    v = detail::reduce_warp_runs<Op, U, VEC, VECTOR, K>(in, begin, end, first_index);
+    empty = begin >= end;
+  }
+  if ((threadIdx.x & 31) == 0)
+    scratch[warp] = v;
+  /* the warps that saw groups come first; the rest hold the identity and
+   * are left out */
+  const int active = __syncthreads_count((threadIdx.x & 31) == 0 && !empty);
+  if (warp == 0) {
+    v = (int)(threadIdx.x & 31) < active ? scratch[threadIdx.x] : Op::identity();
+    v = detail::warp_reduce<Op, true>(v, active);
+  }
+  return v;
+}
+
+/* Folds in[begin, end) into one value in the calling thread; false when
+ * the range is empty. The head and the tail, at most 15 elements each. */
+template <class Op>
+__device__ __forceinline__ bool fold_range(typename input_of<Op>::source in, size_t begin, size_t end,
+                                           typename Op::acc_type *r) {
+  if (begin >= end)
+    return false;
+  typename Op::acc_type a = Op::identity();
+  for (size_t i = begin; i < end; ++i)
+    a = Op::fold(a, detail::ldg(in + i), i);
+  *r = a;
+  return true;
+}
+
+/* What the block that holds a call's result does with it (thread 0 only):
+ * the plain call stores it; a global call across GPUs (the window) hands it to
+ * the other ranks and stores every rank's folded. A finish that sets
+ * after_temp_writes runs after the call's last write to d_temp, so that
+ * d_temp is free once another GPU has seen the result. */
+struct store_result {
+  static constexpr bool after_temp_writes = false;
+  template <class A> __device__ __forceinline__ void operator()(A *out, const A &r) const { *out = r; }
+};
+
+/* The whole device-wide reduction in one launch. Each block reduces its
+ * share, publishes its partial and takes a ticket (an atomic add on one
+ * word); the block that takes the last ticket merges the partials in block
+ * order and leaves the ticket word clean. Block 0 starts first, so it also
+ * folds the peeled head into its own partial and the tail into the slot
+ * after the last block's.
+ * d_temp may hold garbage: a ticket word that is not clean shows it to
+ * every block of the call. Then each block also sets its flag to the call's
+ * 64-bit tag, and block 0 waits until every flag carries it, merges, clears
+ * the flags and the ticket word. Only garbage whose upper 48 bits spell the
+ * clean word, or a flag equal to the tag (2^-64), would be misread. Waiting
+ * is safe: the grid never exceeds what the device holds at once and only
+ * block 0 waits. Integer sums of up to 32 bits take the same steps, but
+ * on a clean d_temp no block merges: the sum word beside the ticket, which
+ * every path that leaves the ticket clean also leaves 0, adds up their
+ * partials (below). */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Finish>
+__device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, size_t n, size_t head, bool vector,
+                                              typename Op::acc_type *out, typename Op::acc_type *partials,
+                                              unsigned long long *flags, unsigned long long *ticket,
+                                              unsigned long long tag, const Finish &finish) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  __shared__ int merger; /* 0: leave; 1: the last ticket; 2: block 0 of a call on garbage */
+  [[maybe_unused]] constexpr bool finish_last = Finish::after_temp_writes;
+  const size_t per_group = vector && U > 0 ? U : 1;
+  const size_t groups = (n - head) / per_group;
+  const size_t tail = head + groups * per_group;
+  A v;
+  if constexpr (U > 0 && input_of<Op>::always_alignable) {
+    v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+  } else if constexpr (U > 0) {
+    if (vector)
+      v = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+    else
+      v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+  } else {
+    v = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(in + head, groups, head, scratch, blockIdx.x, gridDim.x);
+  }
+  if (gridDim.x == 1) { /* only the parts that hold elements are combined */
+    if (threadIdx.x == 0) {
+      A h, t;
+      A r = groups > 0 ? v : Op::identity();
+      if (detail::fold_range<Op>(in, 0, head, &h))
+        r = groups > 0 ? Op::combine(h, r) : h;
+      if (detail::fold_range<Op>(in, tail, n, &t))
+        r = groups > 0 || head > 0 ? Op::combine(r, t) : t;
+      finish(out, r);
+    }
+    return;
+  }
+  /* every block has groups (the grid counts only blocks with a share) */
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      A h, t;
+      if (detail::fold_range<Op>(in, 0, head, &h))
+        v = Op::combine(h, v);
+      if (detail::fold_range<Op>(in, tail, n, &t)) {
+        if constexpr (Op::packs_in_ticket) /* a sum: the tail joins block 0's partial */
+          v = Op::combine(v, t);
+        else
+          partials[gridDim.x] = t;
+      }
+    }
+    partials[blockIdx.x] = v;
+    /* Integer sums of up to 32 bits (packs_in_ticket) also add their
+     * partial times 2^32 plus 1 to the sum word beside the ticket, whose low
+     * half counts the blocks and whose high half sums the partials modulo
+     * 2^32: the block that draws its last count has the total in the
+     * atomic's answer, and no block merges. Both atomics are relaxed and in
+     * flight together; the ticket only tells garbage from a clean d_temp.
+     * (H100: the same merge beside the read ceiling kernel's stream left 87
+     * to 103 % of it at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
+     * bench/merge_floor.cu, bench/RESULTS.md, session 24.) */
+    unsigned long long seen, summed = 0, add = 0;
+    if constexpr (Op::packs_in_ticket) {
+      add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
+      summed = detail::add_relaxed(ticket - 1, add);
+      seen = detail::add_relaxed(ticket, 1ULL);
+    } else {
+      seen = detail::take_ticket(ticket);
+    }
+    int role;
+    if ((seen & ~ticket_count_mask) == ticket_clean) {
+      const bool last = (seen & ticket_count_mask) == gridDim.x - 1;
+      role = last;
+      if constexpr (Op::packs_in_ticket) {
+        role = 0;
+        const bool total = (summed & 0xffffffffULL) == gridDim.x - 1; /* every other block has added its partial */
+        if (total)
+          *(ticket - 1) = 0;
+        if (last)
+          *ticket = ticket_clean;
+        if (total) {
+          if constexpr (finish_last) /* the block of the last ticket may be another: its store first */
+            while (*reinterpret_cast<volatile unsigned long long *>(ticket) != ticket_clean) {
+            }
+          finish(out, static_cast<A>(static_cast<unsigned int>((summed + add) >> 32)));
+        }
+      }
+    } else {
+      __threadfence(); /* the partial before the flag */
+      *reinterpret_cast<volatile unsigned long long *>(flags + blockIdx.x) = tag;
+      role = blockIdx.x == 0 ? 2 : 0;
+    }
+    merger = role;
+  }
+  __syncthreads(); /* also frees scratch */
+  const int role = merger;
+  if (role == 0)
+    return;
+  const unsigned int nparts = gridDim.x + (!Op::packs_in_ticket && tail < n ? 1u : 0u);
+  if (role == 2)
+    detail::wait_for_flags<BLOCK>(flags, tag, gridDim.x);
+  /* else thread 0's ticket acquired the partials, and the barrier above
+   * passes them on to the block */
+  /* merge_in_order, written out: calling it here raised the two-array
+   * float dot's kernel from 56 to 66 registers and the 12-byte struct
+   * sum's earlier from 75 to 87 (sm_90) */
+  const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
+  const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
+  A m = first < last ? detail::load_cg(partials + first) : Op::identity();
+  for (unsigned int i = first + 1; i < last; i += 4) {
+    A p[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        p[j] = detail::load_cg(partials + i + j);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < last)
+        m = Op::combine(m, p[j]);
+  }
+  m = detail::block_reduce<Op>(m, scratch, (int)((nparts + run - 1) / run)); /* the threads that hold partials */
+  if (role == 2)
+    detail::clear_flags<BLOCK>(flags, gridDim.x);
+  if (threadIdx.x == 0) {
+    if (role == 2) /* a clean ticket word promises a clear sum word (packs_in_ticket) */
+      *(ticket - 1) = 0;
+    *ticket = ticket_clean;
+    finish(out, m);
+  }
+}
+
+} // namespace detail
+namespace detail {
+
+/* What one lane of a group of G folds from a piece of len <= G * PER
+ * elements: every G-th element for commutative operators, a run of
+ * consecutive ones for ordered ones. Every load is issued before the first
+ * fold. Returns the number of lanes that saw elements in *valid. */
+template <class Op, int G, int PER>
+__device__ __forceinline__ typename Op::acc_type fold_lane_bounded(typename input_of<Op>::source in, size_t len,
+                                                                    int *valid) {
+  typedef typename Op::input_type T;
+  const size_t lane = threadIdx.x & (G - 1);
+  const size_t run = Op::commutative || len == 0 ? 1 : detail::ceil_div(len, G);
+  const size_t first = Op::commutative ? lane : lane * run, step = Op::commutative ? G : 1;
+  *valid = (int)(Op::commutative ? (len < G ? len : G) : ceil_div(len, run));
+  T x[PER];
+#pragma unroll
+  for (int k = 0; k < PER; ++k)
+    if (first + k * step < len && (Op::commutative || (size_t)k < run))
+      x[k] = detail::ldg(in + first + k * step);
+  typename Op::acc_type acc = Op::identity();
+#pragma unroll
+  for (int k = 0; k < PER; ++k)
+    if (first + k * step < len && (Op::commutative || (size_t)k < run))
+      acc = Op::fold(acc, x[k], first + k * step);
+  return acc;
+}
+
+/* One pass over the block's segments [s_begin, s_end) with groups of G
+ * lanes: each group takes B segments a round and reduces those whose length
+ * is in [lo, hi] (hi <= G * PER), their loads all in flight together.
+ * Returns whether some segment is longer than hi (in every thread); with
+ * NEXT_PASS, also sets *next_pass to whether some length is in (hi,
+ * next_hi], so that the caller can skip a pass with nothing to do. */
+template <class Op, int BLOCK, int G, int PER, int B, bool NEXT_PASS = false, class Offsets>
+__device__ __forceinline__ bool reduce_segments_bounded(typename input_of<Op>::source in, const Offsets &offsets,
+                                                        typename Op::acc_type *out, size_t s_begin, size_t s_end,
+                                                        size_t lo, size_t hi, size_t next_hi = 0,
+                                                        bool *next_pass = nullptr) {
+  typedef typename Op::acc_type A;
+  constexpr int GROUPS = BLOCK / G;
+  const int group = threadIdx.x / G, lane = threadIdx.x & (G - 1);
+  bool longer = false, up_to_next = false;
+  for (size_t window = s_begin; window < s_end; window += (size_t)GROUPS * B) {
+    size_t begin[B], len[B];
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      const size_t s = window + (size_t)b * GROUPS + group;
+      begin[b] = len[b] = 0;
+      if (s < s_end) {
+        const size_t first = offsets.at(s), end = offsets.at(s + 1), l = end > first ? end - first : 0;
+        longer = longer || l > hi;
+        if constexpr (NEXT_PASS)
+          up_to_next = up_to_next || (l > hi && l <= next_hi);
+        begin[b] = first;
+        len[b] = l >= lo && l <= hi ? l : (size_t)-1; /* -1: not this pass's */
+      }
+    }
+    A acc[B];
+    int valid[B];
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+      acc[b] = detail::fold_lane_bounded<Op, G, PER>(in + begin[b], len[b] == (size_t)-1 ? 0 : len[b], &valid[b]);
+    if constexpr (G > 1)
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+        acc[b] = detail::warp_reduce<Op, true, G>(acc[b], valid[b]);
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      const size_t s = window + (size_t)b * GROUPS + group;
+      if (lane == 0 && s < s_end && len[b] != (size_t)-1)
+        out[s] = acc[b];
+    }
+  }
+  if constexpr (NEXT_PASS)
+    *next_pass = __syncthreads_or(up_to_next);
+  return __syncthreads_or(longer);
+}
+
+/* A piece's body with its head in[0, head) and tail in[tail_begin, len)
+ * around it, folded one element a lane and combined in order; only the
+ * parts that hold elements are combined (has_body: the body holds some).
+ * The 32 lanes of a warp call it; the result is in lane 0. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc_type around(typename input_of<Op>::source in, size_t head,
+                                                        size_t tail_begin, size_t len, size_t first_index,
+                                                        bool has_body, const typename Op::acc_type &body) {
+  typedef typename Op::acc_type A;
+  const size_t lane = threadIdx.x & 31, tail = len - tail_begin;
+  A h = lane < head ? Op::fold(Op::identity(), detail::ldg(in + lane), first_index + lane) : Op::identity();
+  A t = lane < tail ? Op::fold(Op::identity(), detail::ldg(in + tail_begin + lane), first_index + tail_begin + lane)
+                    : Op::identity();
+  /* head and tail are the same in every lane: a part without elements
+   * skips its shuffles (a 32-byte state takes 40 a reduce) */
+  if (head > 0)
+    h = detail::warp_reduce<Op, true>(h, (int)head);
+  if (tail > 0)
+    t = detail::warp_reduce<Op, true>(t, (int)tail);
+  A r = head > 0 ? h : body;
+  if (head > 0 && has_body)
+    r = Op::combine(r, body);
+  if (tail > 0)
+    r = head > 0 || has_body ? Op::combine(r, t) : t;
+  return r;
+}
+
+/* One warp's reduction of in[0, len), len > 0, up to warp_max elements.
+ * Commutative operators: with the flat read plan where the piece can be
+ * aligned (a head of up to 15 elements, groups of U elements in VEC 16-byte
+ * loads, lane-strided, up to 128 bytes or 16 elements in flight per lane,
+ * and a tail; the
+ * head and tail one element a lane), else element by element, lane-strided
+ * with LOADS loads in flight; up to four chains per lane. Ordered ones: a
+ * run of consecutive elements per lane. Lanes and chains that saw nothing
+ * are left out; the result is in lane 0. */
+template <class Op, int U, int VEC>
+__device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename input_of<Op>::source in, size_t len) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr int LOADS = detail::segment_loads(input_of<Op>::element_bytes), CHAINS = LOADS < 4 ? LOADS : 4;
+  const size_t lane = threadIdx.x & 31;
+  size_t head = 0;
+  if constexpr (Op::commutative && U > 0) {
+    if (detail::vector_head(in, input_of<Op>::element_bytes, len, &head)) {
+      /* up to 128 bytes and 16 elements in flight (registers) */
+      constexpr int G_LOADS = detail::clamp_int(128 / (16 * VEC) < 16 / U ? 128 / (16 * VEC) : 16 / U, 1, 8);
+      constexpr int G_CHAINS = G_LOADS < 4 ? G_LOADS : 4;
+      const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
+      const typename input_of<Op>::source p = in + head;
+      A acc[G_CHAINS];
+#pragma unroll
+      for (int c = 0; c < G_CHAINS; ++c)
+        acc[c] = Op::identity();
+      for (size_t g = lane; g < groups; g += 32 * G_LOADS) {
+        T x[G_LOADS][U];
+#pragma unroll
+        for (int k = 0; k < G_LOADS; ++k)
+          if (g + 32 * k < groups)
+            detail::load_group<T, U, VEC, true>(p, g + 32 * k, x[k]);
+#pragma unroll
+        for (int k = 0; k < G_LOADS; ++k)
+          if (g + 32 * k < groups)
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+              acc[k % G_CHAINS] = Op::fold(acc[k % G_CHAINS], x[k][u], head + (g + 32 * k) * U + u);
+      }
+      A v = acc[0];
+#pragma unroll
+      for (int c = 1; c < G_CHAINS; ++c)
+        if (lane + 32 * c < groups)
+          v = Op::combine(v, acc[c]);
+      bool any = lane < groups;
+      if (lane < head) {
+        const A h = Op::fold(Op::identity(), detail::ldg(in + lane), lane);
+        v = any ? Op::combine(v, h) : h;
+        any = true;
+      }
+      if (lane < tail) {
+        const A t = Op::fold(Op::identity(), detail::ldg(in + tail_begin + lane), tail_begin + lane);
+        v = any ? Op::combine(v, t) : t;
+      }
+      size_t valid = groups > head ? groups : head;
+      valid = valid > tail ? valid : tail;
+      return detail::warp_reduce<Op, true>(v, valid < 32 ? (int)valid : 32);
+    }
+  }
+  if constexpr (Op::commutative) {
+    A acc[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c)
+      acc[c] = Op::identity();
+    for (size_t i = lane; i < len; i += 32 * LOADS) {
+      T x[LOADS];
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + 32 * k < len)
+          x[k] = detail::ldg(in + i + 32 * k);
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + 32 * k < len)
+          acc[k % CHAINS] = Op::fold(acc[k % CHAINS], x[k], i + 32 * k);
+    }
+    A v = acc[0];
+#pragma unroll
+    for (int c = 1; c < CHAINS; ++c)
+      if (lane + 32 * c < len)
+        v = Op::combine(v, acc[c]);
+    return detail::warp_reduce<Op, true>(v, len < 32 ? (int)len : 32);
+  } else {
+    if constexpr (U > 0) {
+      /* long enough for a line a lane: runs as the flat kernel reads them
+       * (reduce_warp_runs), between a head and a tail of one element a lane */
+      if (len * input_of<Op>::element_bytes >= warp_runs_min_bytes &&
+          detail::vector_head(in, input_of<Op>::element_bytes, len, &head)) {
+        const size_t groups = (len - head) / U, tail_begin = head + groups * U;
+        const A body = detail::reduce_warp_runs<Op, U, VEC, true, 1>(in + head, 0, groups, head);
+        return detail::around<Op>(in, head, tail_begin, len, 0, true, body); /* groups > 0 here */
+      }
+    }
+    const size_t run = detail::ceil_div(len, 32);
+    const size_t first = lane * run, last = first + run < len ? first + run : len;
+    A acc = Op::identity();
+    for (size_t i = first; i < last; i += LOADS) {
+      T x[LOADS];
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k < last)
+          x[k] = detail::ldg(in + i + k);
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k < last)
+          acc = Op::fold(acc, x[k], i + k);
+    }
+    return detail::warp_reduce<Op, true>(acc, (int)detail::ceil_div(len, run));
+  }
+}
+
+/* One group of L lanes' reduction of in[0, len), len 0 where the group has
+ * no segment; the warp's 32 lanes call it together. Where the piece can be
+ * aligned, a head to a 16-byte boundary, groups of U elements in VEC
+ * 16-byte loads, K of them in flight a lane, and a tail; else element by
+ * element. Commutative operators: lane j folds groups j, j + L, ... in up
+ * to four chains, and the head's and tail's elements j, j + L, ... Ordered
+ * ones: lane j folds a run of consecutive groups, each load asking L2 for
+ * its whole 256 bytes (load16), lane 0 the head before its run and the
+ * lane with the last group the tail after its run (H100, max-subarray at
+ * 2^28: segments of 1024 and 4096 1.09 and 1.15 times as fast with the
+ * hint). Lanes that saw nothing are left out; the result is in the group's
+ * first lane. */
+template <class Op, int L, int U, int VEC>
+__device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename input_of<Op>::source in, size_t len) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr size_t BYTES = input_of<Op>::element_bytes;
+  const size_t j = threadIdx.x & (L - 1);
+  A v = Op::identity();
+  size_t valid = 0, head = 0;
+  bool vector = false;
+  if constexpr (U > 0)
+    vector = len > 0 && detail::vector_head(in, BYTES, len, &head);
+  if constexpr (U > 0) {
+    if (vector) {
+      /* K loads in flight a lane: 8 spilled Welford's loop state (sm_90:
+       * 0 -> 126 bytes) and cost it 5 to 7 % on segments of 4096 and 16384,
+       * which never come here; 4 made max-subarray's segments of 1024 1.3
+       * times as slow (H100, 2^28). The head and the tail hold fewer than
+       * U elements each, at most 15. */
+      constexpr int K = detail::clamp_int((Op::commutative ? 4 : 8) / VEC, 1, 8), CHAINS = K < 4 ? K : 4;
+      constexpr int EDGE = U - 1 < 15 ? (U - 1 > 0 ? U - 1 : 1) : 15, EDGE_ROUNDS = (EDGE + L - 1) / L;
+      const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
+      const typename input_of<Op>::source p = in + head;
+      if constexpr (Op::commutative) {
+        A acc[CHAINS];
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c)
+          acc[c] = Op::identity();
+        for (size_t g = j; g < groups; g += (size_t)L * K) {
+          T x[K][U];
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g + (size_t)k * L < groups)
+              detail::load_group<T, U, VEC, true>(p, g + (size_t)k * L, x[k]);
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g + (size_t)k * L < groups)
+#pragma unroll
+              for (int u = 0; u < U; ++u)
+                acc[k % CHAINS] = Op::fold(acc[k % CHAINS], x[k][u], head + (g + (size_t)k * L) * U + u);
+        }
+        v = acc[0];
+#pragma unroll
+        for (int c = 1; c < CHAINS; ++c)
+          if (j + (size_t)c * L < groups)
+            v = Op::combine(v, acc[c]);
+        /* the head's and the tail's elements in a chain of their own,
+         * indices rising (an arg operator's fold keeps the earlier of two
+         * ties), combined once */
+        A edge = Op::identity();
+#pragma unroll
+        for (int r = 0; r < EDGE_ROUNDS; ++r)
+          if (j + (size_t)r * L < head)
+            edge = Op::fold(edge, detail::ldg(in + j + (size_t)r * L), j + (size_t)r * L);
+#pragma unroll
+        for (int r = 0; r < EDGE_ROUNDS; ++r)
+          if (j + (size_t)r * L < tail)
+            edge = Op::fold(edge, detail::ldg(in + tail_begin + j + (size_t)r * L), tail_begin + j + (size_t)r * L);
+        if (j < head || j < tail)
+          v = j < groups ? Op::combine(v, edge) : edge;
+        valid = groups > head ? groups : head;
+        valid = valid > tail ? valid : tail;
+      } else {
+        const size_t run = groups ? detail::ceil_div(groups, L) : 1;
+        const size_t first = j * run, last = first + run < groups ? first + run : groups;
+        const size_t tail_lane = groups ? (groups - 1) / run : 0;
+        T edge[EDGE];
+#pragma unroll
+        for (int h = 0; h < EDGE; ++h)
+          if (j == 0 && (size_t)h < head)
+            edge[h] = detail::ldg(in + h);
+#pragma unroll
+        for (int h = 0; h < EDGE; ++h)
+          if (j == 0 && (size_t)h < head)
+            v = Op::fold(v, edge[h], h);
+        for (size_t g0 = first; g0 < last; g0 += K) {
+          T x[K][U];
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g0 + k < last)
+              detail::load_group<T, U, VEC, true, 256>(p, g0 + k, x[k]);
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (g0 + k < last)
+#pragma unroll
+              for (int u = 0; u < U; ++u)
+                v = Op::fold(v, x[k][u], head + (g0 + k) * U + u);
+        }
+#pragma unroll
+        for (int t = 0; t < EDGE; ++t)
+          if (j == tail_lane && (size_t)t < tail)
+            edge[t] = detail::ldg(in + tail_begin + t);
+#pragma unroll
+        for (int t = 0; t < EDGE; ++t)
+          if (j == tail_lane && (size_t)t < tail)
+            v = Op::fold(v, edge[t], tail_begin + t);
+        valid = tail_lane + 1;
+      }
+    }
+  }
+  if (!vector && len > 0) {
+    constexpr int LOADS = detail::segment_loads(BYTES);
+    const size_t run = Op::commutative ? 1 : detail::ceil_div(len, L);
+    const size_t first = Op::commutative ? j : j * run, step = Op::commutative ? L : 1;
+    const size_t last = Op::commutative ? len : (first + run < len ? first + run : len);
+    for (size_t i = first; i < last; i += (size_t)LOADS * step) {
+      T x[LOADS];
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k * step < last)
+          x[k] = detail::ldg(in + i + k * step);
+#pragma unroll
+      for (int k = 0; k < LOADS; ++k)
+        if (i + k * step < last)
+          v = Op::fold(v, x[k], i + k * step);
+    }
+    valid = Op::commutative ? len : detail::ceil_div(len, run);
+  }
+  return detail::warp_reduce<Op, true, L>(v, valid < (size_t)L ? (int)valid : L);
+}
+
+/* The block's reduction of in[begin, end), end > begin, with the flat
+ * reduction's read plan: a head of up to 15 elements to a 16-byte boundary,
+ * whole groups (reduce_block_share), and a tail; warp 0 folds the head and
+ * the tail, one element a lane. The piece may be shared by `parts` blocks,
+ * this one part `part` (the first takes the head, the last the tail; each
+ * must get some groups). The result is in thread 0. */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+__device__ __forceinline__ typename Op::acc_type reduce_piece_block(typename input_of<Op>::source in, size_t begin,
+                                                                     size_t end, size_t first_index,
+                                                                     typename Op::acc_type *scratch, size_t part = 0,
+                                                                     size_t parts = 1) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const typename input_of<Op>::source p = in + begin;
+  const size_t len = end - begin;
+  size_t head = 0;
+  bool vector = false;
+  if constexpr (U > 0)
+    vector = detail::vector_head(p, input_of<Op>::element_bytes, len, &head);
+  const size_t per_group = vector ? U : 1;
+  const size_t groups = (len - head) / per_group, tail_begin = head + groups * per_group;
+  __syncthreads(); /* scratch is free again */
+  A body;
+  if constexpr (U > 0 && input_of<Op>::always_alignable) {
+    body = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
+  } else if constexpr (U > 0) {
+    if (vector)
+      body = detail::reduce_block_share<Op, BLOCK, U, VEC, true, K_VECTOR>(p + head, groups, first_index + head, scratch, part, parts);
+    else
+      body = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
+  } else {
+    body = detail::reduce_block_share<Op, BLOCK, 1, 1, false, K_ELEMENT>(p, groups, first_index, scratch, part, parts);
+  }
+  /* the first part takes the head, the last the tail */
+  const size_t own_head = part == 0 ? head : 0, own_tail_begin = part + 1 == parts ? tail_begin : len;
+  A r = body;
+  if (threadIdx.x < 32 && own_head + (len - own_tail_begin) > 0) {
+    const A whole = detail::around<Op>(p, own_head, own_tail_begin, len, first_index, groups > 0, body);
+    if (threadIdx.x == 0)
+      r = whole;
+  }
+  return r;
+}
+
+} // namespace detail
+namespace detail {
+
+/* ---- segmented reductions ---- */
+
+/* Segment s is in[at(s), at(s + 1)); first_from<BLOCK>(pos, slope) is the
+ * first s in [0, count] with at(s) + slope * s >= pos (the offsets do not
+ * decrease; every thread of the block calls it). CSR offsets are read from
+ * memory; rows of one length are computed. weighs_segments: whether a
+ * segmented launch counts a cost per segment in its shares (share_segment
+ * below). */
+template <class OFF> struct csr_offsets {
+  const OFF *p;
+  size_t count; /* segments; p holds count + 1 entries */
+  __device__ __forceinline__ size_t at(size_t s) const { return static_cast<size_t>(detail::ldg(p + s)); }
+  /* A search by the whole block: each round the threads probe BLOCK evenly
+   * spaced offsets at once, so 2^28 segments take 4 rounds of one load
+   * each instead of 28 dependent loads. */
+  static constexpr bool weighs_segments = true;
+  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos, size_t slope = 0) const {
+    size_t lo = 0, hi = count; /* the answer is in [lo, hi] */
+    while (lo < hi) {
+      const size_t step = detail::ceil_div(hi - lo, BLOCK), probe = lo + threadIdx.x * step;
+      const size_t below = (size_t)__syncthreads_count(probe < hi && at(probe) + slope * probe < pos);
+      if (below == 0) {
+        hi = lo;
+      } else { /* the answer is past the last probe below pos, up to the next probe */
+        const size_t next = lo + below * step;
+        lo = lo + (below - 1) * step + 1;
+        hi = next < hi ? next : hi;
+      }
+    }
+    return lo;
+  }
+  __device__ __forceinline__ size_t round_chunk(size_t chunk) const { return chunk; }
+};
+
+struct row_offsets {
+  size_t length; /* elements per row */
+  size_t count;  /* rows */
+  static constexpr bool weighs_segments = false;
+  __device__ __forceinline__ size_t at(size_t s) const { return s * length; }
+  template <int BLOCK> __device__ __forceinline__ size_t first_from(size_t pos, size_t slope = 0) const {
+    const size_t s = length + slope ? detail::ceil_div(pos, length + slope) : count;
+    return s < count ? s : count;
+  }
+  /* whole rows per block where a row fits: no row crosses a block */
+  __device__ __forceinline__ size_t round_chunk(size_t chunk) const {
+    return length && length <= chunk ? detail::ceil_div(chunk, length) * length : chunk;
+  }
+};
+
+/* The warp's hint for a segment of len elements at p: a line a lane, each
+ * lane's line holding some of the segment's bytes. */
+template <class T> __device__ __forceinline__ void prefetch_segment_l2(const T *p, size_t len) {
+  const uintptr_t first = (uintptr_t)p, line = (first & ~(uintptr_t)127) + (threadIdx.x & 31) * 128;
+  if (line < first + len * sizeof(T))
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
+}
+
+/* Where a segmented launch's work reaches d, the work being the elements
+ * plus `slope` units per segment (counted at its first element): the least
+ * position e with work(e) >= d, where work(e) = (e - base) + slope *
+ * (segments beginning at or before e). With K(j) = at(j) - base + slope *
+ * (j + 1), the work up to and with segment j's first element, the first j
+ * with K(j) >= d is share_segment; e lies in (at(j - 1), at(j)], so j is
+ * also the first segment at or after e, and e is share_at(base, d, slope,
+ * at(j), j, 0, count) (the caller loads at(j) with the other offsets it
+ * needs). With snap > 0 a position up to snap elements before at(j), j <
+ * count, moves to at(j).
+ * Owners stay computable: at(s) is at or after share b's bound exactly when
+ * work(at(s)) >= b * share, moved or not. Rows take slope and snap 0: even
+ * element shares. */
+template <int BLOCK, class Offsets>
+__device__ __forceinline__ size_t share_segment(const Offsets &offsets, size_t base, size_t d, size_t slope) {
+  return offsets.template first_from<BLOCK>(d > slope ? base + d - slope : base, slope);
+}
+__device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t slope, size_t at_j, size_t j, size_t snap,
+                                          size_t count) {
+  const size_t e = base + d - slope * j;
+  return j < count && e + snap >= at_j ? at_j : e; /* never to the end: the last block would be left empty */
+}
+
+/* Index shares: with P parts, part p is count / P segments, one more for
+ * the first count % P parts, in order. Where every part's work (elements
+ * plus slope per segment) is at most `limit`, block p can take part p
+ * whole: no search for its bounds, no segment split between blocks, no
+ * merge. Every block checks every part, so all of them decide alike. The
+ * bounds take one division per thread and none per part: every thread of
+ * every block computes them (H100, 2^22 elements: two 64-bit divisions per
+ * part cost the check 1 to 2 us; a 32-bit one per bound, 10 % of the
+ * launch's instructions on segments of 4096). */
+struct index_shares {
+  static constexpr unsigned int parts_max = 65535; /* every block checks every part */
+  size_t per;                                      /* count / parts */
+  unsigned int extra, parts;                       /* count % parts */
+  __device__ __forceinline__ index_shares(size_t count, unsigned int parts_) : parts(parts_) {
+    per = count >> 32 ? count / parts_ : (size_t)((unsigned int)count / parts_);
+    extra = (unsigned int)(count - per * parts_);
+  }
+  __device__ __forceinline__ size_t begin(unsigned int p) const { return p * per + (p < extra ? p : extra); }
+  /* part p's work: its elements plus slope per segment; with first_len,
+   * also the length of the part's first segment (the sample of
+   * segment_mix_cost) */
+  template <class Offsets>
+  __device__ __forceinline__ size_t work(const Offsets &offsets, unsigned int p, size_t slope,
+                                         size_t *first_len = nullptr) const {
+    const size_t first = begin(p), end = begin(p + 1);
+    const size_t at_lo = offsets.at(first), at_next = first_len ? offsets.at(first + 1) : 0, at_hi = offsets.at(end);
+    if (first_len)
+      *first_len = at_next > at_lo ? at_next - at_lo : 0;
+    return (at_hi > at_lo ? at_hi - at_lo : 0) + slope * (end - first);
+  }
+};
+/* The check's offsets depend on no other offset, so they are loaded before
+ * anything that does, in one round with the launch's first and last offset:
+ * each thread weighs parts threadIdx.x and threadIdx.x + BLOCK, with indices
+ * past the last part clamped, not branched around, so that the loads stay
+ * together. Behind a branch on the launch's size they made a round of their
+ * own (H100, 2^22 elements: segments of 256 to 16384 1.04 to 1.12 times as
+ * fast in one round). The offsets of the few-segment path were tried in
+ * the same round too: the registers they hold through the other paths cost
+ * segments of 65536 3 to 7 %. The same round also reads the length of each
+ * part's first segment, the sample that weighs segments where the check
+ * fails (segment_mix_cost): at 2^22 elements it cost the shapes that never
+ * use it about 2 % (0.1 to 0.3 us, H100, session 31). */
+template <int BLOCK> struct index_probe {
+  static constexpr int PARTS = 2; /* per thread */
+  size_t work[PARTS];             /* of parts threadIdx.x + k * BLOCK, clamped */
+  size_t first_len[PARTS];        /* the length of each part's first segment */
+  template <class Offsets>
+  __device__ __forceinline__ void load(const Offsets &offsets, const index_shares &shares, size_t slope) {
+    const unsigned int last = shares.parts - 1;
+#pragma unroll
+    for (int k = 0; k < PARTS; ++k)
+      work[k] = shares.work(offsets, threadIdx.x + k * BLOCK < last ? threadIdx.x + k * BLOCK : last, slope,
+                            &first_len[k]);
+  }
+};
+/* The check also counts, in its own barrier, the probe's sampled segments
+ * (the first of each part below 2 BLOCK) longer than thread_max: warp w's
+ * count goes to longer_in_warp[w], which sampled_longer adds up where the
+ * shares are searched; and those longer than a pair of lanes takes but
+ * short enough for a group of 8 (mixed_in_warp), which decide whether
+ * short segments skip the pairs (reduce_segments). */
+template <int BLOCK, class Offsets>
+__device__ __forceinline__ bool index_shares_fit(const Offsets &offsets, const index_shares &shares, size_t slope,
+                                                 size_t limit, const index_probe<BLOCK> &probe, size_t thread_max,
+                                                 unsigned int *longer_in_warp, unsigned int *mixed_in_warp) {
+  bool over = false;
+  unsigned int longer = 0, mixed = 0;
+#pragma unroll
+  for (int k = 0; k < index_probe<BLOCK>::PARTS; ++k) {
+    const bool sampled = threadIdx.x + k * BLOCK < shares.parts;
+    over = over || (sampled && probe.work[k] > limit);
+    longer += __popc(__ballot_sync(0xffffffffu, sampled && probe.first_len[k] > thread_max));
+    mixed += __popc(__ballot_sync(0xffffffffu, sampled && probe.first_len[k] > 2 * thread_max &&
+                                                   probe.first_len[k] <= segment_group * thread_max));
+  }
+  if ((threadIdx.x & 31) == 0) {
+    longer_in_warp[threadIdx.x >> 5] = longer;
+    mixed_in_warp[threadIdx.x >> 5] = mixed;
+  }
+  for (unsigned int p = threadIdx.x + index_probe<BLOCK>::PARTS * BLOCK; p < shares.parts; p += BLOCK)
+    over = over || shares.work(offsets, p, slope) > limit;
+  return !__syncthreads_or(over);
+}
+template <int BLOCK> __device__ __forceinline__ unsigned int sampled_longer(const unsigned int *longer_in_warp) {
+  unsigned int sum = 0;
+#pragma unroll
+  for (int w = 0; w < BLOCK / 32; ++w)
+    sum += longer_in_warp[w];
+  return sum;
+}
+
+/* A block's share of n elements of `size` bytes: an even share of the grid,
+ * at least chunk_min. */
+__device__ __forceinline__ size_t segment_share(size_t n, size_t size) {
+  const size_t even = detail::ceil_div(n, gridDim.x);
+  return even > detail::segment_chunk_min(size) ? even : detail::segment_chunk_min(size);
+}
+
+/* All segments in one launch. The elements [at(0), at(count)) are split into
+ * chunks, one per block, even in work (the elements, and for CSR offsets a
+ * cost per segment; whole rows for row_offsets where a row fits), and block
+ * b owns the segments that begin in its chunk; it reduces them:
+ * pieces of up to thread_max elements one per thread, up to warp_max one per
+ * warp, longer ones with the whole block, each with the flat read plan. A
+ * segment that runs past its owner's chunk is split: its owner and every
+ * block it runs through publish their pieces as partials[b] with a flag (the
+ * flat reduction's tag protocol, at most one partial per block), and the
+ * block where it ends merges them in block order before its own piece.
+ * Blocks only wait for lower blocks, which the device dispatches first, so
+ * no set of waiting blocks can hold every slot while the blocks they wait
+ * for are not resident (two grids at once on two streams included).
+ * CSR segments even enough take index shares instead (index_shares): block
+ * b owns a run of consecutive segments whole, and nothing crosses blocks. */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT, class Offsets>
+__device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in, const Offsets offsets,
+                                                typename Op::acc_type *out, typename Op::acc_type *partials,
+                                                unsigned long long *flags, unsigned long long tag) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr size_t BYTES = input_of<Op>::element_bytes;
+  constexpr size_t THREAD_MAX = detail::segment_thread_max(BYTES), GROUP_MAX = detail::segment_group_max(BYTES);
+  constexpr size_t WARP_MAX = detail::segment_warp_max(BYTES);
+  constexpr int WARPS = BLOCK / 32;
+  __shared__ A scratch[32];
+  __shared__ unsigned int big[WARPS];
+  const size_t count = offsets.count;
+  const size_t b = blockIdx.x;
+  /* CSR segments even enough that whole runs of them come within a block's
+   * slack of a share (chunk_min elements) take index shares: a block's time
+   * at 2^22 elements was a chain of dependent steps (the bounds' search,
+   * the pieces of crossing segments, their merge), most of which index
+   * shares do without. */
+  const unsigned int grid = gridDim.x < index_shares::parts_max ? gridDim.x : index_shares::parts_max;
+  const index_shares shares(count, count == 0 ? 1u : count < grid ? (unsigned int)count : grid);
+  constexpr size_t SLOPE = Offsets::weighs_segments ? detail::segment_cost(BYTES) : 0;
+  index_probe<BLOCK> probe;
+  if constexpr (Offsets::weighs_segments)
+    probe.load(offsets, shares, SLOPE);
+  const size_t base = offsets.at(0), stop = offsets.at(count);
+  const size_t n = stop > base ? stop - base : 0;
+  /* shares of the work: the elements, and for CSR a cost per segment */
+  const size_t work = n + SLOPE * count;
+  const size_t even_chunk = offsets.round_chunk(detail::segment_share(work, BYTES));
+  const size_t limit = even_chunk + detail::segment_chunk_min(BYTES);
+  /* no part can fit where the parts average more than the limit (one long
+   * segment, or a few): no check then */
+  __shared__ unsigned int longer_in_warp[WARPS], mixed_in_warp[WARPS];
+  const bool checked = Offsets::weighs_segments && count > 0 && work <= shares.parts * limit;
+  const bool by_index =
+      checked && detail::index_shares_fit<BLOCK>(offsets, shares, SLOPE, limit, probe, THREAD_MAX, longer_in_warp, mixed_in_warp);
+  /* searched shares weigh a segment by the probe's sample where there is
+   * one; the chunk of SLOPE, computed while the probe's loads were in
+   * flight, stands where the sample changes nothing */
+  size_t slope = SLOPE, chunk = even_chunk;
+  if (checked && !by_index) {
+    slope = detail::segment_mix_cost(BYTES, detail::segment_mix_bytes<A>(Op::commutative, detail::segment_from_dram(n, BYTES)),
+                             detail::sampled_longer<BLOCK>(longer_in_warp),
+                             shares.parts < 2 * BLOCK ? shares.parts : 2 * BLOCK);
+    if (slope != SLOPE)
+      chunk = offsets.round_chunk(detail::segment_share(n + slope * count, BYTES));
+  }
+  size_t s_begin, s_end;
+  bool last = true;
+  if (by_index) {
+    if (b >= shares.parts)
+      return;
+    s_begin = shares.begin((unsigned int)b);
+    s_end = shares.begin((unsigned int)b + 1);
+  } else {
+    const size_t searched_work = n + slope * count;
+    const size_t active = searched_work ? detail::ceil_div(searched_work, chunk) : 1;
+    if (b >= active)
+      return;
+    last = b + 1 == active;
+    s_begin = b == 0 ? 0 : detail::share_segment<BLOCK>(offsets, base, b * chunk, slope);
+    s_end = last ? count : detail::share_segment<BLOCK>(offsets, base, (b + 1) * chunk, slope);
+  }
+  /* the offsets that the bounds and the crossing segments need, loaded at
+   * once (s_begin > 0 past block 0: segment 0 begins before its bound) */
+  const size_t at_begin = offsets.at(s_begin), at_end = offsets.at(s_end);
+  const size_t before_begin = b > 0 && !by_index ? offsets.at(s_begin - 1) : 0;
+  const size_t last_begin = s_end > s_begin && !by_index ? offsets.at(s_end - 1) : 0;
+  const size_t snap = Offsets::weighs_segments ? detail::segment_snap(chunk, BYTES) : 0;
+  const size_t r0 = b == 0 ? base : detail::share_at(base, b * chunk, slope, at_begin, s_begin, snap, count);
+  const size_t r1 = last ? base + n : detail::share_at(base, (b + 1) * chunk, slope, at_end, s_end, snap, count);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  /* The last owned segment, when it runs past the chunk, is finished by the
+   * last block it covers: publish this block's piece of it (partials[b]). */
+  constexpr bool PIECES_LAST = detail::crossing_pieces_last<A>();
+  __shared__ size_t bounds[5]; /* for PIECES_LAST: last_begin, r1, r0, before_begin, at_begin */
+  if (PIECES_LAST && threadIdx.x == 0) {
+    bounds[0] = last_begin;
+    bounds[1] = r1;
+    bounds[2] = r0;
+    bounds[3] = before_begin;
+    bounds[4] = at_begin;
+  }
+  const auto reduce_piece_out = [&](size_t begin, size_t end) {
+    A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, 0, scratch);
+    detail::publish_partial(partials, flags, b, v, tag);
+  };
+  bool crossing_out = false;
+  if (s_end > s_begin && !by_index) {
+    crossing_out = at_end > r1;
+    if (crossing_out) {
+      s_end--;
+      if constexpr (!PIECES_LAST)
+        reduce_piece_out(last_begin, r1);
+    }
+  }
+  /* The segment that crosses in from the left: a block it runs through
+   * publishes its piece; the block where it ends merges the lower blocks'
+   * pieces (below), so blocks only ever wait for lower blocks. */
+  bool crossing_in = false, crossing_in_ends = false;
+  size_t in_segment = 0, in_owner = 0;
+  /* thread 0's piece waits in shared memory through the passes below: in
+   * registers it was live across all of them */
+  __shared__ A in_piece;
+  const auto reduce_piece_in = [&](size_t begin, size_t end, size_t first_index) {
+    const A piece = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, first_index, scratch);
+    if (!crossing_in_ends) /* runs through: no owned segment, no crossing_out */
+      detail::publish_partial(partials, flags, b, piece, tag);
+    else if (threadIdx.x == 0)
+      in_piece = piece;
+  };
+  if (b > 0 && !by_index) {
+    const size_t crossing_end = at_begin, in_begin = before_begin;
+    if (crossing_end > r0) {
+      crossing_in = true;
+      in_segment = s_begin - 1;
+      /* the block whose share holds in_begin: segments 0 to in_segment
+       * begin at or before it, the later ones after it */
+      in_owner = (in_begin - base + slope * (in_segment + 1)) / chunk;
+      crossing_in_ends = crossing_end <= r1;
+      if constexpr (!PIECES_LAST)
+        reduce_piece_in(r0, crossing_in_ends ? crossing_end : r1, r0 - in_begin);
+    }
+  }
+  /* A block with index shares and no more segments than warps gives each
+   * warp one, whatever its length up to WARP_MAX, and the longer ones to the
+   * whole block: the thread and lane-group passes would each cost a round
+   * of offset loads and barriers (H100, 2^22 ints in segments of 4096: 1.4
+   * times as fast). A path of its own: folded into the passes, it cost
+   * segments of 16 and 64 at 2^28 5 % through the passes' code. */
+  if (by_index && s_end - s_begin <= (size_t)WARPS) {
+    const size_t s = s_begin + warp;
+    bool longer = false;
+    if (s < s_end) {
+      const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
+      const size_t len = end_at > begin ? end_at - begin : 0;
+      longer = len > WARP_MAX;
+      if (!longer) {
+        const A v = len ? detail::reduce_piece_warp<Op, U, VEC>(in + begin, len) : Op::identity();
+        if (lane == 0)
+          out[s] = v;
+      }
+    }
+    if (__syncthreads_or(longer))
+      for (size_t t = s_begin; t < s_end; ++t) {
+        const size_t begin = offsets.at(t), end_at = offsets.at(t + 1);
+        if (end_at > begin && end_at - begin > WARP_MAX) {
+          A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end_at, 0, scratch);
+          if (threadIdx.x == 0)
+            out[t] = v;
+        }
+      }
+    return;
+  }
+  /* With accumulators of more than 8 bytes, a block that owns at least
+   * segment_warp_many segments a warp gives its warps segments of up to
+   * 64 KiB: the block path's barriers and block-wide fold per segment cost
+   * more than the warps' uneven last round. */
+  const size_t warp_max = !detail::segment_capped<A>() && s_end - s_begin >= (size_t)segment_warp_many * WARPS
+                              ? detail::segment_warp_max_many(BYTES)
+                              : WARP_MAX;
+  /* thread-sized pieces (empty segments too), then lane groups, warps and
+   * the block, each pass only when the one before saw longer segments */
+  constexpr int PER = detail::segment_per_lane(BYTES);
+  /* Where segments average more than GROUP_MAX elements, the thread pass
+   * also tells whether the lane-group pass has anything to do: an idle
+   * lane-group pass still loads every offset and reduces across its groups
+   * (H100, 2^28 elements in segments of 256: skipping it, 1.17 to 1.19
+   * times as fast; at 2^22 segments of 256 to 4096 1.29 to 1.59). Checking
+   * on every launch cost short segments 5 to 14 %. */
+  bool group_sized = true, block_sized;
+  constexpr int BATCH = detail::segment_batch<A>();
+  if (n > GROUP_MAX * count)
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH, true>(in, offsets, out, s_begin, s_end, 0,
+                                                                      THREAD_MAX, GROUP_MAX, &group_sized);
+  else
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
+  /* Where segments average up to 2 or 4 threads' worth, pairs and quads of
+   * lanes take them before the groups of 8 (segment_group above). The
+   * pairs tell whether the quads or the groups have anything to do (one
+   * idle pass, as the groups alone were in the giant mix), the quads
+   * whether the groups have. Where more than an eighth of the check's
+   * sample is longer than a pair's (lengths of 0 to 32 ints, say), the
+   * quads take every short segment past a thread's, one sweep of the
+   * offsets fewer (H100, lengths 0 to 32: 1.31 to 1.43 times as fast). */
+  size_t reduced_max = THREAD_MAX; /* the longest length reduced so far */
+  bool quad_sized = n <= 4 * THREAD_MAX * count;
+  const bool mixed = checked && (size_t)detail::sampled_longer<BLOCK>(mixed_in_warp) * 8 >
+                                    (shares.parts < 2 * BLOCK ? shares.parts : 2 * BLOCK);
+  if (block_sized && !mixed && n <= 2 * THREAD_MAX * count) {
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 2, PER, BATCH, true>(in, offsets, out, s_begin, s_end, THREAD_MAX + 1,
+                                                                          2 * THREAD_MAX, GROUP_MAX, &group_sized);
+    quad_sized = group_sized;
+    reduced_max = 2 * THREAD_MAX;
+  }
+  if (block_sized && quad_sized) {
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, 4, PER, BATCH, true>(
+        in, offsets, out, s_begin, s_end, reduced_max + 1, 4 * THREAD_MAX, GROUP_MAX, &group_sized);
+    reduced_max = 4 * THREAD_MAX;
+  }
+  if (block_sized && group_sized)
+    block_sized = detail::reduce_segments_bounded<Op, BLOCK, segment_group, PER, BATCH>(in, offsets, out, s_begin, s_end,
+                                                                                reduced_max + 1, GROUP_MAX);
+  if (block_sized) {
+    /* Warp w takes segments w, w + WARPS, ... of the block's: lane i loads
+     * the offsets of the warp's i-th next segment, so one round of loads
+     * serves 32 segments, and only the warp-sized ones (a ballot) are
+     * visited: a segment no longer waits for its own offsets (H100, 2^28
+     * elements: int and float segments of 256 1.13 to 1.14 times as fast,
+     * the power-law mix 1.48; Welford 1.15, max-subarray 1.26). Where the
+     * kernel runs at its register cap (segment_capped: accumulators of up
+     * to 8 bytes), the lanes keep the round's starts and lengths and pass a
+     * visited segment's by shuffles. Larger accumulators keep only the
+     * ballot, and a visited segment loads its two offsets again, from L1
+     * where the round left them: holding them raised Welford's kernel from
+     * 128 to 138 registers (sm_90), one block an SM instead of two. On
+     * segments of 1024 to 4096 that cost 0.98 to 1.02, likely their offsets
+     * gone from L1 by then, and 0.96 at 2^22 on 1024; keeping the round in
+     * shared memory instead cost max-subarray segments of 4096 7 %
+     * (bench/RESULTS.md). */
+    constexpr bool KEEP = detail::segment_capped<A>();
+    /* larger accumulators: lane groups take segments up to lanes_max first
+     * (never past the warps' bound: the block pass takes what is longer) */
+    constexpr size_t LANES_MAX = KEEP ? GROUP_MAX : detail::segment_lanes_max(BYTES, Op::commutative);
+    constexpr int LANE_GROUPS = 32 / segment_lanes;
+    const size_t lanes_max = LANES_MAX < warp_max ? (LANES_MAX > GROUP_MAX ? LANES_MAX : GROUP_MAX) : warp_max;
+    bool longer = false;
+    for (size_t window = s_begin; window < s_end; window += (size_t)32 * WARPS) {
+      const size_t mine = window + (size_t)lane * WARPS + warp;
+      size_t begin = 0, len = 0;
+      if (mine < s_end) {
+        const size_t end_at = offsets.at(mine + 1);
+        begin = offsets.at(mine);
+        len = end_at > begin ? end_at - begin : 0;
+      }
+      longer = longer || len > warp_max;
+      /* the start and length of the round's segment i */
+      const auto segment = [&](int i, size_t *at, size_t *l) {
+        if constexpr (KEEP) {
+          *at = __shfl_sync(0xffffffffu, begin, i);
+          *l = __shfl_sync(0xffffffffu, len, i);
+        } else {
+          const size_t s = window + (size_t)i * WARPS + warp;
+          *at = offsets.at(s);
+          *l = offsets.at(s + 1) - *at;
+        }
+      };
+      /* Lane groups take the round's lane-sized segments LANE_GROUPS at a
+       * time, the warp the rest: a group alone on a segment waits longer
+       * than the warp would (H100, 2^22 elements in 4096 segments of 1024,
+       * about two a warp: Welford 0.79 and max-subarray 0.89 times as fast
+       * by lanes). Ordered operators' groups, which go up to 64 KiB, take
+       * a round's segments from one class of lengths (lo, 4 lo], so that
+       * the warp's groups finish about together: one class from 4 to 64
+       * KiB cost max-subarray's power-law mix 0.65 times at 2^22. */
+      unsigned int warp_sized = __ballot_sync(0xffffffffu, len > lanes_max && len <= warp_max);
+      if constexpr (!KEEP) {
+        const int group = lane / segment_lanes;
+#pragma unroll 1
+        for (size_t lo = GROUP_MAX; lo < lanes_max; lo = Op::commutative ? lanes_max : 4 * lo) {
+          const size_t hi = !Op::commutative && 4 * lo < lanes_max ? 4 * lo : lanes_max;
+          unsigned int lane_sized = __ballot_sync(0xffffffffu, len > lo && len <= hi);
+          for (int odd = __popc(lane_sized) % LANE_GROUPS; odd > 0; --odd) {
+            const unsigned int highest = 1u << (31 - __clz(lane_sized));
+            lane_sized &= ~highest;
+            warp_sized |= highest;
+          }
+          /* group g of the warp takes the g-th of each LANE_GROUPS segments
+           * left, its start and length shuffled from the lane that loaded
+           * them */
+          for (unsigned int sized = lane_sized; sized;) {
+            unsigned int mine_bits = sized;
+            for (int g = 0; g < group; ++g)
+              mine_bits &= mine_bits - 1;
+            const int i = mine_bits ? __ffs(mine_bits) - 1 : 0;
+            const size_t at = __shfl_sync(0xffffffffu, begin, i), at_len = __shfl_sync(0xffffffffu, len, i);
+            const A v = detail::reduce_piece_lanes<Op, segment_lanes, U, VEC>(in + at, mine_bits ? at_len : 0);
+            if ((lane & (segment_lanes - 1)) == 0 && mine_bits)
+              out[window + (size_t)i * WARPS + warp] = v;
+#pragma unroll
+            for (int g = 0; g < LANE_GROUPS; ++g)
+              sized &= sized - 1;
+          }
+        }
+      }
+      for (unsigned int sized = warp_sized; sized;
+           sized &= sized - 1) {
+        const int i = __ffs(sized) - 1;
+        size_t at, l;
+        /* shuffled starts before the prefetch, loaded ones after it, and
+         * only loaded ones skip the next segment's when there is none: each
+         * kind's code as it was when it had a loop of its own (H100,
+         * segments of 256 at 2^28: the shuffled kind's order and checks for
+         * both cost Welford and max-subarray 2 %) */
+        if constexpr (KEEP)
+          segment(i, &at, &l);
+        if constexpr (input_of<Op>::one_array) {
+          if (detail::segment_from_dram(n, BYTES)) {
+            const unsigned int rest = sized & (sized - 1);
+            if (KEEP || rest) {
+              size_t next_at, next_len;
+              segment(rest ? __ffs(rest) - 1 : i, &next_at, &next_len);
+              if (rest && next_len <= segment_prefetch_max_bytes / BYTES)
+                detail::prefetch_segment_l2(in + next_at, next_len);
+            }
+          }
+        }
+        if constexpr (!KEEP)
+          segment(i, &at, &l);
+        A v = detail::reduce_piece_warp<Op, U, VEC>(in + at, l);
+        if (lane == 0)
+          out[window + (size_t)i * WARPS + warp] = v;
+      }
+    }
+    block_sized = __syncthreads_or(longer);
+  }
+  if (block_sized) {
+    for (size_t window = s_begin; window < s_end; window += BLOCK) {
+      const size_t s = window + threadIdx.x;
+      bool mine = false;
+      if (s < s_end) {
+        const size_t begin = offsets.at(s), end_at = offsets.at(s + 1);
+        mine = end_at > begin && end_at - begin > warp_max;
+      }
+      const unsigned int ballot = __ballot_sync(0xffffffffu, mine);
+      if (lane == 0)
+        big[warp] = ballot;
+      if (!__syncthreads_or(mine))
+        continue;
+      for (int w = 0; w < WARPS; ++w)
+        for (unsigned int bits = big[w]; bits; bits &= bits - 1) {
+          const size_t t = window + (size_t)w * 32 + (size_t)(__ffs(bits) - 1);
+          A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, offsets.at(t), offsets.at(t + 1), 0,
+                                                                           scratch);
+          if (threadIdx.x == 0)
+            out[t] = v;
+        }
+      __syncthreads(); /* big[] is rewritten by the next window */
+    }
+  }
+  if constexpr (PIECES_LAST) {
+    if (crossing_out || crossing_in)
+      __syncthreads(); /* bounds[] */
+    if (crossing_out)
+      reduce_piece_out(bounds[0], bounds[1]);
+    if (crossing_in)
+      reduce_piece_in(bounds[2], crossing_in_ends ? bounds[4] : bounds[1], bounds[2] - bounds[3]);
+  }
+  if (crossing_in_ends) { /* the lower blocks' pieces in block order, then this block's */
+    const A lower = detail::merge_partials<Op, BLOCK>(partials + in_owner, flags + in_owner, tag,
+                                              (unsigned int)(b - in_owner), scratch);
+    if (threadIdx.x == 0)
+      out[in_segment] = Op::combine(lower, in_piece);
+  }
+}
+
+/* Rows that are all longer than warp_max (and so never reduced by a thread,
+ * a lane group or a warp): reduce_segments' chunks, pieces and merge with
+ * only the block path, in one place, so the kernel needs about the flat
+ * kernel's registers instead of those of every pass. A block walks its
+ * chunk from the end: the piece that runs on into the next block is
+ * published first, then the rows it holds whole, then the piece that began
+ * in a lower block, merged last with the pieces of the blocks before (each
+ * of which published its own first, so no block waits on another's rows). */
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+__device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source in, const row_offsets rows,
+                                                  typename Op::acc_type *out, typename Op::acc_type *partials,
+                                                  unsigned long long *flags, unsigned long long tag) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  const size_t n = rows.count * rows.length, length = rows.length;
+  size_t chunk = detail::segment_share(n, input_of<Op>::element_bytes);
+  /* a row at most an eighth longer than the share takes a block of its
+   * own: no pieces to merge, and nearly every block still works (H100, 256
+   * rows of 16384 at 2^22 elements: Welford 14.0 -> 8.5 us, max-subarray
+   * 15.6 -> 10.6 us) */
+  chunk = rows.round_chunk(length > chunk && 8 * length <= 9 * chunk ? length : chunk);
+  const size_t b = blockIdx.x;
+  if (b >= detail::ceil_div(n, chunk))
+    return;
+  const size_t r0 = b * chunk, r1 = r0 + chunk < n ? r0 + chunk : n;
+  for (size_t end = r1; end > r0;) {
+    const size_t row = (end - 1) / length, row_begin = row * length;
+    const size_t begin = row_begin > r0 ? row_begin : r0;
+    const A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, begin - row_begin, scratch);
+    if (end < row_begin + length) { /* runs on into the next block: at most one piece a block */
+      detail::publish_partial(partials, flags, b, v, tag);
+    } else if (begin > row_begin) { /* began in a lower block: its pieces in block order, then this one */
+      /* one partial in flight per thread: a row has at most a grid of
+       * pieces, a run of one to eight per thread, and four at once cost
+       * the 32-byte max-subarray state 33 registers (sm_90) */
+      const size_t owner = row_begin / chunk;
+      const A lower = detail::merge_partials<Op, BLOCK, 1>(partials + owner, flags + owner, tag, (unsigned int)(b - owner),
+                                                   scratch);
+      if (threadIdx.x == 0)
+        out[row] = Op::combine(lower, v);
+    } else if (threadIdx.x == 0) {
+      out[row] = v;
+    }
+    end = begin;
+  }
+}
+
+} // namespace detail
+namespace detail {
+
+/* Rows longer than the tiles take (long_row_tiles_max_bytes), in groups
+ * of blocks: each row gets `parts` blocks, which take its block-wide tiles
+ * in turn as the flat kernel's blocks do (reduce_piece_block), and the
+ * group's last block merges the others' partials in order. The launch has a
+ * block per part of every row, so the device dispatches them row after row
+ * and the blocks on it at once read neighbouring tiles of a few rows; a
+ * chunk per block of a filling grid (reduce_split_rows) has every block
+ * stream from a place of its own. Blocks only wait for lower blocks of
+ * their own row, which the device dispatches first. */
+struct row_groups {
+  size_t length, count; /* elements per row, rows */
+  unsigned int parts;   /* blocks per row */
+};
+
+template <class Op, int BLOCK, int U, int VEC, int K_VECTOR, int K_ELEMENT>
+__device__ __forceinline__ void reduce_row_groups(typename input_of<Op>::source in, const row_groups rows,
+                                                  typename Op::acc_type *out, typename Op::acc_type *partials,
+                                                  unsigned long long *flags, unsigned long long tag) {
+  typedef typename Op::acc_type A;
+  __shared__ A scratch[32];
+  const size_t b = blockIdx.x, row = b / rows.parts, begin = row * rows.length;
+  const unsigned int part = (unsigned int)(b % rows.parts);
+  const A v = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, begin + rows.length, 0, scratch,
+                                                                         part, rows.parts);
+  if (part + 1 < rows.parts) {
+    detail::publish_partial(partials, flags, b, v, tag);
+  } else if (rows.parts > 1) { /* the group's other parts in order, then this one */
+    const size_t first = b - part;
+    const A lower = detail::merge_partials<Op, BLOCK, 1>(partials + first, flags + first, tag, part, scratch);
+    if (threadIdx.x == 0)
+      out[row] = Op::combine(lower, v);
+  } else if (threadIdx.x == 0) {
+    out[row] = v;
+  }
+}
+
+/* A row of L elements that starts on a multiple of its size: one load when
+ * that is 4, 8 or 16 bytes, else (and for several arrays) element by element. */
+template <class T, int L> __device__ __forceinline__ void load_row(const T *p, T (&x)[L]) {
+  constexpr size_t B = sizeof(T) * L;
+  if constexpr (B == 16) {
+    const uint4 w = __ldg(reinterpret_cast<const uint4 *>(p));
+    memcpy(x, &w, B);
+  } else if constexpr (B == 8) {
+    const uint2 w = __ldg(reinterpret_cast<const uint2 *>(p));
+    memcpy(x, &w, B);
+  } else if constexpr (B == 4) {
+    const unsigned int w = __ldg(reinterpret_cast<const unsigned int *>(p));
+    memcpy(x, &w, B);
+  } else {
+#pragma unroll
+    for (int i = 0; i < L; ++i)
+      x[i] = detail::ldg(p + i);
+  }
+}
+template <class Source, class T, int L> __device__ __forceinline__ void load_row(const Source &in, T (&x)[L]) {
+#pragma unroll
+  for (int i = 0; i < L; ++i)
+    x[i] = detail::ldg(in + i);
+}
+
+/* out[first + i] = the value of the lane with slot i, for i < rows (up to
+ * 32 consecutive rows; `has`: this lane holds one). Every lane of the warp
+ * calls it; stage holds 32 accumulators' words (staged_stores only; NULL
+ * stores directly). */
+template <class A>
+__device__ __forceinline__ void store_rows(A *out, size_t first, unsigned int rows, const A &v, bool has,
+                                           unsigned int slot, unsigned int *stage) {
+  if constexpr (detail::staged_stores<A>()) {
+    if (stage) { /* the caller's choice, the same in the whole warp */
+      constexpr unsigned int W = sizeof(A) / 4;
+      if (has)
+        memcpy(stage + slot * W, &v, sizeof(A));
+      __syncwarp();
+      unsigned int *to = reinterpret_cast<unsigned int *>(out + first); /* 4-byte aligned: alignof(A) >= 4 */
+      for (unsigned int w = threadIdx.x & 31; w < rows * W; w += 32)
+        __stwb(to + w, stage[w]);
+      __syncwarp(); /* stage is free again */
+      return;
+    }
+  }
+  (void)stage;
+  (void)rows;
+  if (has)
+    out[first + slot] = v;
+}
+
+/* Rows of L < U elements: lane l takes rows l, l + 32, ... of the tile. */
+template <class Op, int L>
+__device__ __forceinline__ void reduce_short_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                  typename Op::acc_type *out, unsigned int *stage) {
+  typedef typename Op::input_type T;
+  constexpr int R = detail::short_rows_per_lane(L * input_of<Op>::element_bytes, sizeof(typename Op::acc_type));
+  const unsigned int lane = threadIdx.x & 31;
+  const size_t base = tile * 32 * R;
+  T x[R][L];
+#pragma unroll
+  for (int k = 0; k < R; ++k)
+    if (base + 32 * k + lane < t.count)
+      detail::load_row(in + (base + 32 * k + lane) * L, x[k]);
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    const size_t first = base + 32 * k;
+    if (first >= t.count)
+      break;
+    const unsigned int rows = t.count - first < 32 ? (unsigned int)(t.count - first) : 32;
+    typename Op::acc_type acc = Op::identity();
+    if (lane < rows)
+#pragma unroll
+      for (int e = 0; e < L; ++e)
+        acc = Op::fold(acc, x[k][e], e);
+    detail::store_rows(out, first, rows, acc, lane < rows, lane, stage);
+  }
+}
+
+/* The short-row form for the length at hand: L = 1, 2, 4, ... below U. */
+template <class Op, int U, int L>
+__device__ __forceinline__ void reduce_short_rows_of(typename input_of<Op>::source in, const row_tiles &t,
+                                                     size_t tile, typename Op::acc_type *out, unsigned int *stage) {
+  if constexpr (L < U) {
+    if (t.length == L)
+      detail::reduce_short_rows<Op, L>(in, t, tile, out, stage);
+    else
+      detail::reduce_short_rows_of<Op, U, 2 * L>(in, t, tile, out, stage);
+  }
+}
+
+/* Rows of up to 32 groups: `lanes` lanes per row, 32 / lanes rows per chunk
+ * of 32 groups, K chunks a round. Lanes past a row's groups stay out of its
+ * tree. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::source in, const row_tiles &t,
+                                                    size_t tile, typename Op::acc_type *out, unsigned int *stage) {
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, lanes = t.lanes, j = lane & (lanes - 1), per_chunk = 32 / lanes;
+  const size_t G = t.row_groups, base = tile * t.tile_rows, first = base + lane / lanes;
+  T x[K][U];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t r = first + (size_t)k * per_chunk;
+    if (r < t.count && j < G)
+      detail::load_group<T, U, VEC, true>(in, r * G + j, x[k]);
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t r = first + (size_t)k * per_chunk;
+    typename Op::acc_type v = Op::identity();
+    if (r < t.count && j < G)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        v = Op::fold(v, x[k][u], (size_t)j * U + u);
+    v = detail::warp_reduce_lanes<Op, true, 32>(v, (int)j, (int)G, 0xffffffffu, (int)lanes);
+    const size_t chunk_first = base + (size_t)k * per_chunk;
+    if (chunk_first >= t.count)
+      break;
+    const unsigned int rows = t.count - chunk_first < per_chunk ? (unsigned int)(t.count - chunk_first) : per_chunk;
+    /* staged only with a result per lane: for fewer the barriers cost more
+     * than they save (H100: per-row Welford of 16 floats 490 -> 594 us) */
+    detail::store_rows(out, chunk_first, rows, v, j == 0 && r < t.count, lane / lanes, lanes == 1 ? stage : nullptr);
+  }
+}
+
+/* A tile of rows of exactly LANES groups (a power of two), from row
+ * `first`, each row taken by LANES / F lanes that fold F consecutive groups
+ * each: the tile's groups are consecutive, so lane l's runs of F groups
+ * start at groups F l, 32 F + F l, ... of the tile, a constant offset from
+ * its first. Only the tile that holds the last row (BOUNDED) asks which
+ * rows are there. With F = 1 the folds, the tree and the stores are
+ * reduce_grouped_rows' where lanes == row_groups, so the results are
+ * bitwise its own; lanes of rows past the last fold what they did not
+ * load, in trees of their own, and store nothing. */
+template <class Op, int U, int VEC, int K, int LANES, int F, bool BOUNDED>
+__device__ __forceinline__ void reduce_whole_grouped_tile(typename input_of<Op>::source in, size_t first,
+                                                          size_t count, typename Op::acc_type *out,
+                                                          unsigned int *stage) {
+  typedef typename Op::input_type T;
+  constexpr int ROW_LANES = LANES / F, CHUNKS = K / F;
+  constexpr unsigned int per_chunk = 32 / ROW_LANES;
+  const unsigned int lane = threadIdx.x & 31, j = lane & (ROW_LANES - 1);
+  const size_t g = first * LANES + (size_t)lane * F;
+  T x[K][U];
+#pragma unroll
+  for (int c = 0; c < CHUNKS; ++c)
+#pragma unroll
+    for (int f = 0; f < F; ++f)
+      if (!BOUNDED || first + (size_t)c * per_chunk + lane / ROW_LANES < count)
+        detail::load_group<T, U, VEC, true>(in, g + (size_t)c * 32 * F + f, x[c * F + f]);
+#pragma unroll
+  for (int c = 0; c < CHUNKS; ++c) {
+    const size_t chunk_first = first + (size_t)c * per_chunk;
+    if (BOUNDED && chunk_first >= count)
+      break;
+    typename Op::acc_type v = Op::identity();
+#pragma unroll
+    for (int f = 0; f < F; ++f)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        v = Op::fold(v, x[c * F + f][u], ((size_t)j * F + f) * U + u);
+    v = detail::warp_reduce_lanes<Op, false, ROW_LANES>(v, (int)j, ROW_LANES, 0xffffffffu);
+    const unsigned int rows =
+        !BOUNDED || count - chunk_first >= per_chunk ? per_chunk : (unsigned int)(count - chunk_first);
+    detail::store_rows(out, chunk_first, rows, v, j == 0 && (!BOUNDED || lane / ROW_LANES < rows), lane / ROW_LANES,
+               ROW_LANES == 1 ? stage : nullptr);
+  }
+}
+
+/* The grouped form's tiles where a row is LANES groups; at most one tile,
+ * the last, is not whole. */
+template <class Op, int BLOCK, int U, int VEC, int K, int LANES>
+__device__ __forceinline__ void reduce_grouped_tiles_of(typename input_of<Op>::source in, const row_tiles &t,
+                                                        typename Op::acc_type *out, unsigned int *stage) {
+  constexpr size_t tile_rows = (size_t)K * 32 / LANES;
+  const size_t warps = (size_t)gridDim.x * (BLOCK / 32), whole = t.count / tile_rows;
+  size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32;
+  constexpr int F = detail::grouped_run_fit(detail::grouped_run_wanted<Op>(), K, LANES);
+  for (; tile < whole; tile += warps)
+    detail::reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, false>(in, tile * tile_rows, t.count, out, stage);
+  if (tile < t.tiles)
+    detail::reduce_whole_grouped_tile<Op, U, VEC, K, LANES, F, true>(in, tile * tile_rows, t.count, out, stage);
+}
+
+/* Every tile of the grouped form: rows of a power of two groups (1 to 32)
+ * take the loop made for their width, the others reduce_grouped_rows,
+ * whose loads and stores each compute a row's place and bounds. H200 at
+ * 2^28, int rows of 16: 135 -> 52 M instructions (ncu; CUB 3.5's
+ * fixed-size kernel ran 28 M), 265.1 -> 261.7 us, within 0.1 us of that kernel;
+ * rows of 64 and 128 ints or floats 1.05 to 1.08 times as fast, Welford's
+ * and max-subarray's rows of 4 to 128 1.01 to 1.45; at 2^22, 1.01 to 1.53. */
+template <class Op, int BLOCK, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_grouped_tiles(typename input_of<Op>::source in, const row_tiles &t,
+                                                     typename Op::acc_type *out, unsigned int *stage) {
+  if (t.row_groups == t.lanes) {
+    switch (t.lanes) {
+    case 1: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 1>(in, t, out, stage);
+    case 2: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 2>(in, t, out, stage);
+    case 4: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 4>(in, t, out, stage);
+    case 8: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 8>(in, t, out, stage);
+    case 16: return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 16>(in, t, out, stage);
+    default:
+      if constexpr (detail::grouped_rows_max_groups<Op>(K) >= 64)
+        if (t.lanes == 64)
+          return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 64>(in, t, out, stage);
+      if constexpr (detail::grouped_rows_max_groups<Op>(K) >= 128)
+        if (t.lanes == 128)
+          return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 128>(in, t, out, stage);
+      return detail::reduce_grouped_tiles_of<Op, BLOCK, U, VEC, K, 32>(in, t, out, stage);
+    }
+  }
+  const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
+  for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps)
+    detail::reduce_grouped_rows<Op, U, VEC, K>(in, t, tile, out, stage);
+}
+
+/* Rows of 33 to 256 groups, for commutative operators: `lanes` lanes take
+ * a row (32 / lanes rows a warp and tile); lane j folds the row's groups j,
+ * j + lanes, ... (coalesced) in K chains, and the row's lanes reduce once.
+ * Each lane folds at least 16 groups, so every chain holds some and a row
+ * of 64 groups pays 3 + 2 combines a lane, where a warp per row paid 1 + 5
+ * for 2 groups: a costly combine (Welford's divides) set the time there. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_wide_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                 typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, L = t.lanes, j = lane & (L - 1);
+  const size_t G = t.row_groups, first = tile * t.tile_rows, r = first + lane / L;
+  const bool has = r < t.count;
+  const size_t row = r * G;
+  A acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  for (size_t g0 = j; g0 < G; g0 += (size_t)K * L) {
+    T x[K][U];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (has && g0 + k * L < G)
+        detail::load_group<T, U, VEC, true>(in, row + g0 + k * L, x[k]);
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (has && g0 + k * L < G)
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          acc[k] = Op::fold(acc[k], x[k][u], (g0 + k * L) * U + u);
+  }
+#pragma unroll
+  for (int k = 1; k < K; ++k)
+    acc[0] = Op::combine(acc[0], acc[k]);
+  const A v = detail::warp_reduce_lanes<Op, false, 32>(acc[0], (int)j, (int)L, 0xffffffffu, (int)L);
+  const unsigned int rows = t.count - first < 32 / L ? (unsigned int)(t.count - first) : 32 / L;
+  detail::store_rows(out, first, rows, v, j == 0 && has, lane / L, nullptr);
+}
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_full_rows(typename input_of<Op>::source in, size_t first_group,
+                                                 unsigned int rounds, unsigned int row_rounds,
+                                                 typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, row_groups = row_rounds * K * 32;
+  size_t next = first_group + lane; /* this lane's group of the next round's first load */
+  unsigned int col = lane;          /* its group in the row being folded */
+  A acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  auto load_round = [&](T (&x)[K][U]) {
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      detail::load_group<T, U, VEC, true>(in, next + (size_t)k * 32, x[k]);
+    next += (size_t)K * 32;
+  };
+  auto fold_round = [&](const T (&x)[K][U]) {
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        acc[k] = Op::fold(acc[k], x[k][u], (size_t)(col + k * 32) * U + u);
+    col += K * 32;
+    if (col >= row_groups) {
+      A v = acc[0];
+#pragma unroll
+      for (int k = 1; k < K; ++k)
+        v = Op::combine(v, acc[k]);
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        acc[k] = Op::identity();
+      v = detail::warp_reduce<Op, true>(v, 32);
+      if (lane == 0)
+        *out = v;
+      ++out;
+      col = lane;
+    }
+  };
+  /* two buffers in turn: the next round's loads are in flight while one
+   * folds, and no copy moves them between the two */
+  T x[K][U], y[K][U];
+  load_round(x);
+  for (unsigned int left = rounds;;) {
+    if (left > 1)
+      load_round(y);
+    fold_round(x);
+    if (--left == 0)
+      break;
+    if (left > 1)
+      load_round(x);
+    fold_round(y);
+    if (--left == 0)
+      break;
+  }
+}
+
+/* Rows of more than 32 groups, for commutative operators: the warp takes a
+ * row (or several short ones) a tile, K chunks of 32 groups a round, and
+ * keeps each lane's share to the row's end in K chains (the k-th chunk of a
+ * round folds into chain k, so costly folds overlap; H100, Welford, compared
+ * across leases: rows of 32 chunks 23 % faster, rows of 2 and 8 chunks 12 %
+ * slower, for the combines at each row's end), then reduces the warp once.
+ * Software-pipelined: the next round's loads are in flight while a round
+ * folds, running on from one row into the next (H100, Welford on 4096 rows
+ * of 16384 floats: 99.7 -> 96.8 us). Ordered ones take
+ * reduce_long_rows_ordered or reduce_run_rows. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                 typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  const unsigned int lane = threadIdx.x & 31, C = t.chunks;
+  /* a tile row holds at most long_row_tiles_max_bytes, so its groups and
+   * columns fit 32 bits; the loads keep the next row's first group, not a
+   * 64-bit product a load (H200, where Welford's tiles are issue-bound:
+   * rows of 2048 to 8192 floats 1.06 to 1.08 times as fast at 2^28) */
+  const unsigned int G = (unsigned int)t.row_groups;
+  const size_t row0 = tile * t.tile_rows;
+  const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
+  const unsigned int total = rows * C;
+  if (detail::full_rows_pay<A, VEC>() && G % 32 == 0 && C % K == 0) {
+    detail::reduce_full_rows<Op, U, VEC, K>(in, row0 * G, rows * (C / K), C / K, out + row0);
+    return;
+  }
+  size_t next_base = row0 * G;   /* the first group of the row of the next load */
+  unsigned int next_chunk = 0;   /* and its chunk */
+  unsigned int row = 0, chunk = 0; /* where the next fold is */
+  A acc[K];
+  unsigned int used = 0; /* the chains that hold some of the row */
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc[k] = Op::identity();
+  /* loads round q0's chunks into x (none past the tile) */
+  auto load_round = [&](unsigned int q0, T (&x)[K][U]) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const unsigned int col = next_chunk * 32 + lane;
+      if (q0 + k < total && col < G)
+        detail::load_group<T, U, VEC, true>(in, next_base + col, x[k]);
+      if (++next_chunk == C) {
+        next_chunk = 0;
+        next_base += G;
+      }
+    }
+  };
+  T x[K][U];
+  load_round(0, x);
+  for (unsigned int q0 = 0; q0 < total; q0 += K) {
+    T y[K][U];
+    load_round(q0 + K, y);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if (q0 + k >= total)
+        break;
+      const unsigned int col = chunk * 32 + lane;
+      if (col < G) {
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          acc[k] = Op::fold(acc[k], x[k][u], (size_t)col * U + u);
+        used |= 1u << k;
+      }
+      if (chunk + 1 == C) { /* every lane holds some of the row (its first chunk is whole) */
+        A v = acc[0];
+        bool any = false;
+#pragma unroll
+        for (int i = 0; i < K; ++i)
+          if (used >> i & 1) {
+            v = any ? Op::combine(v, acc[i]) : acc[i];
+            any = true;
+          }
+#pragma unroll
+        for (int i = 0; i < K; ++i)
+          acc[i] = Op::identity();
+        used = 0;
+        v = detail::warp_reduce<Op, true>(v, 32);
+        if (lane == 0)
+          out[row0 + row] = v;
+      }
+      if (++chunk == C) {
+        chunk = 0;
+        ++row;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        x[k][u] = y[k][u];
+  }
+}
+
+/* The same for ordered operators, whose lanes must hold runs of
+ * consecutive elements: each round takes K chunks, as above, but lane l
+ * reads K consecutive groups of chunk l / (32 / K) (the loads of a round
+ * touch the same sectors as the coalesced ones, two lanes' halves apart),
+ * folds them in order, and the lanes of each chunk combine in lane order
+ * (log2(32 / K) steps for all K chunks at once, where a warp reduce per
+ * chunk took 5 each and kept max-subarray's rows at a third of the read
+ * ceiling); lane 0 appends the chunks to their rows in order. Rows of 64
+ * and 128 groups take the grouped tiles instead (grouped_rows_max_groups). */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::source in, const row_tiles &t,
+                                                         size_t tile, typename Op::acc_type *out) {
+  typedef typename Op::acc_type A;
+  typedef typename Op::input_type T;
+  constexpr int W = 32 / K; /* lanes per chunk */
+  const unsigned int lane = threadIdx.x & 31, C = t.chunks, mine = lane / W, place = lane % W;
+  const size_t G = t.row_groups, row0 = tile * t.tile_rows;
+  const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
+  const unsigned int total = rows * C;
+  const unsigned int last_groups = (unsigned int)(G - (size_t)(C - 1) * 32); /* in a row's last chunk */
+  A row_value = Op::identity();
+  unsigned int row_at = 0, chunk_at = 0; /* the row and chunk of the round's first chunk */
+  for (unsigned int q0 = 0; q0 < total; q0 += K) {
+    const unsigned int q = q0 + mine; /* this lane's chunk in the tile */
+    unsigned int row = row_at, chunk = chunk_at + mine;
+    while (chunk >= C) { /* K > C: a round may reach past the next row */
+      chunk -= C;
+      ++row;
+    }
+    const size_t first = (size_t)chunk * 32 + (size_t)place * K; /* its first group in the row */
+    T x[K][U];
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (q < total && first + j < G)
+        detail::load_group<T, U, VEC, true>(in, (row0 + row) * G + first + j, x[j]);
+    A v = Op::identity();
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (q < total && first + j < G)
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          v = Op::fold(v, x[j][u], (first + j) * U + u);
+    /* the lanes of a chunk that hold groups: all W but in a row's last chunk */
+    const unsigned int groups = chunk + 1 == C ? last_groups : 32;
+    v = detail::warp_reduce_lanes<Op, true, W>(v, (int)place, (int)((groups + K - 1) / K), 0xffffffffu);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const A c = detail::shfl_sync(0xffffffffu, v, k * W);
+      if (q0 + k >= total)
+        break;
+      if (lane == 0) {
+        row_value = chunk_at == 0 ? c : Op::combine(row_value, c);
+        if (chunk_at + 1 == C)
+          out[row0 + row_at] = row_value;
+      }
+      if (++chunk_at == C) {
+        chunk_at = 0;
+        ++row_at;
+      }
+    }
+  }
+}
+
+/* Ordered rows of at least warp_runs_min_bytes: the warp reduces a row at
+ * a time as the flat kernel reduces its range (reduce_warp_runs: each lane
+ * a run of 256 bytes, the next batch in flight, L2 fetching whole runs,
+ * one warp reduce per 32 runs). H100, max-subarray on rows of 4096 and
+ * 16384 ints at 2^28: 546 -> 389 and 561 -> 391 us (64 -> 89 % of the read
+ * ceiling), where the chunks of reduce_long_rows_ordered paid a combine
+ * and a shuffled broadcast per 512 bytes. */
+template <class Op, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
+                                                typename Op::acc_type *out) {
+  const size_t G = t.row_groups, row0 = tile * t.tile_rows;
+  const size_t end = t.count - row0 < t.tile_rows ? t.count : row0 + t.tile_rows;
+  for (size_t r = row0; r < end; ++r) {
+    /* the row's own element indices: its first group is group 0 */
+    const typename Op::acc_type v = detail::reduce_warp_runs<Op, U, VEC, true, K>(in + r * G * U, 0, G, 0);
+    if ((threadIdx.x & 31) == 0)
+      out[r] = v;
+  }
+}
+template <class Op, int BLOCK, int U, int VEC, int K>
+__device__ __forceinline__ void reduce_row_blocks(typename input_of<Op>::source in, const row_tiles t,
+                                                  typename Op::acc_type *out) {
+  if constexpr (U > 0 && detail::row_blocks_pay<Op>()) {
+    typedef typename Op::acc_type A;
+    typedef typename Op::input_type T;
+    __shared__ A scratch[32];
+    const size_t row = blockIdx.x, G = t.row_groups, first = row * G;
+    T x[K][U];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (threadIdx.x + (size_t)k * BLOCK < G)
+        detail::load_group<T, U, VEC, true>(in, first + threadIdx.x + (size_t)k * BLOCK, x[k]);
+    A acc = Op::identity();
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (threadIdx.x + (size_t)k * BLOCK < G)
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          acc = Op::fold(acc, x[k][u], (threadIdx.x + (size_t)k * BLOCK) * U + u);
+    acc = detail::block_reduce<Op>(acc, scratch, BLOCK);
+    if (threadIdx.x == 0)
+      out[row] = acc;
+  }
+}
+
+/* Every row, one tile per warp at a time. */
+template <class Op, int BLOCK, int U, int VEC, int K, row_form FORM>
+__device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source in, const row_tiles t,
+                                                 typename Op::acc_type *out) {
+  if constexpr (U > 0) { /* only vectorizable inputs have groups */
+    typedef typename Op::acc_type A;
+    unsigned int *stage = nullptr;
+    if constexpr ((FORM == short_rows || FORM == dense_short_rows || FORM == grouped_rows) && detail::staged_stores<A>()) {
+      __shared__ unsigned int words[BLOCK * (sizeof(A) / 4)];
+      stage = words + (threadIdx.x / 32) * 32 * (sizeof(A) / 4);
+    }
+    if constexpr (FORM == grouped_rows) {
+      detail::reduce_grouped_tiles<Op, BLOCK, U, VEC, K>(in, t, out, stage);
+      return;
+    }
+    const size_t warps = (size_t)gridDim.x * (BLOCK / 32);
+    for (size_t tile = (size_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; tile < t.tiles; tile += warps) {
+      if constexpr (FORM == short_rows || FORM == dense_short_rows)
+        detail::reduce_short_rows_of<Op, U, 1>(in, t, tile, out, stage);
+      else if constexpr (FORM == wide_rows && Op::commutative)
+        detail::reduce_wide_rows<Op, U, VEC, K>(in, t, tile, out);
+      else if constexpr (Op::commutative)
+        reduce_long_rows<Op, U, VEC, detail::long_row_loads(K, 16 * VEC, (int)sizeof(A))>(in, t, tile, out);
+      else if constexpr (FORM == run_rows)
+        detail::reduce_run_rows<Op, U, VEC, K>(in, t, tile, out);
+      else /* K chunks a round, a run of K groups a lane: K must divide 32 */
+        reduce_long_rows_ordered<Op, U, VEC, detail::floor_pow2(K)>(in, t, tile, out);
+    }
+  }
+}
+
+} // namespace detail
+
+} // namespace multi
+
 /* In the module's namespace, so that no declaration of the user's can meet them. */
 namespace multi::detail {
 
@@ -82,6 +3015,10 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
   out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
 }
+
+} // namespace multi::detail
+
+namespace multi::detail {
 
 /* A fresh 64-bit flag tag per call (never 0, what cleared flags and fresh
  * memory hold): a process-wide counter, mixed so that garbage patterns are
@@ -134,11 +3071,6 @@ multi_sdot_kernel(multi::detail::sdot_op::source in, size_t n, size_t head, bool
       in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
-extern "C" size_t multi_sdot_temp_bytes(size_t n) {
-  (void)n;
-  return multi::detail::temp_bytes_for(sizeof(float), alignof(float));
-}
-
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
 template <class Finish>
@@ -182,6 +3114,11 @@ static cudaError_t multi_sdot_enqueue(const float *d_in0, const float *d_in1, si
                           multi::detail::store_result());
 }
 
+extern "C" size_t multi_sdot_temp_bytes(size_t n) {
+  (void)n;
+  return multi::detail::temp_bytes_for(sizeof(float), alignof(float));
+}
+
 extern "C" cudaError_t multi_sdot(const float *d_in0, const float *d_in1, size_t n, float *d_out, void *d_temp, size_t temp_bytes,
                                   cudaStream_t stream) {
   return multi_sdot_enqueue(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, false);
@@ -211,11 +3148,6 @@ multi_wide_kernel(multi::detail::wide_op::source in, size_t n, size_t head, bool
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::wide_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, ticket, tag, finish);
-}
-
-extern "C" size_t multi_wide_temp_bytes(size_t n) {
-  (void)n;
-  return multi::detail::temp_bytes_for(sizeof(double), alignof(double));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -259,6 +3191,11 @@ static cudaError_t multi_wide_enqueue(const float *d_in0, const float *d_in1, si
                                      size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   return multi_wide_launch(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, keep_error,
                           multi::detail::store_result());
+}
+
+extern "C" size_t multi_wide_temp_bytes(size_t n) {
+  (void)n;
+  return multi::detail::temp_bytes_for(sizeof(double), alignof(double));
 }
 
 extern "C" cudaError_t multi_wide(const float *d_in0, const float *d_in1, size_t n, double *d_out, void *d_temp, size_t temp_bytes,
@@ -567,11 +3504,6 @@ multi_masked_kernel(multi::detail::masked_op::source in, size_t n, size_t head, 
       in, n, head, vector, out, partials, flags, ticket, tag, finish);
 }
 
-extern "C" size_t multi_masked_temp_bytes(size_t n) {
-  (void)n;
-  return multi::detail::temp_bytes_for(sizeof(Masked), alignof(Masked));
-}
-
 /* keep_error: a launch error is peeked, not cleared, so that callers that
  * report it another way leave it readable. */
 template <class Finish>
@@ -615,6 +3547,11 @@ static cudaError_t multi_masked_enqueue(const int *d_in0, const short *d_in1, co
                           multi::detail::store_result());
 }
 
+extern "C" size_t multi_masked_temp_bytes(size_t n) {
+  (void)n;
+  return multi::detail::temp_bytes_for(sizeof(Masked), alignof(Masked));
+}
+
 extern "C" cudaError_t multi_masked(const int *d_in0, const short *d_in1, const uint8_t *d_in2, size_t n, Masked *d_out, void *d_temp, size_t temp_bytes,
                                   cudaStream_t stream) {
   return multi_masked_enqueue(d_in0, d_in1, d_in2, n, d_out, d_temp, temp_bytes, stream, false);
@@ -644,11 +3581,6 @@ multi_pairs_kernel(multi::detail::pairs_op::source in, size_t n, size_t head, bo
                               multi::detail::groups_per_lane(multi::detail::tuned_items, 32),
                               multi::detail::element_groups_per_lane(multi::detail::tuned_items, multi::detail::pairs_op::element_bytes)>(
       in, n, head, vector, out, partials, flags, ticket, tag, finish);
-}
-
-extern "C" size_t multi_pairs_temp_bytes(size_t n) {
-  (void)n;
-  return multi::detail::temp_bytes_for(sizeof(PairHash), alignof(PairHash));
 }
 
 /* keep_error: a launch error is peeked, not cleared, so that callers that
@@ -692,6 +3624,11 @@ static cudaError_t multi_pairs_enqueue(const int *d_in0, const int *d_in1, size_
                                      size_t temp_bytes, cudaStream_t stream, bool keep_error) {
   return multi_pairs_launch(d_in0, d_in1, n, d_out, d_temp, temp_bytes, stream, keep_error,
                           multi::detail::store_result());
+}
+
+extern "C" size_t multi_pairs_temp_bytes(size_t n) {
+  (void)n;
+  return multi::detail::temp_bytes_for(sizeof(PairHash), alignof(PairHash));
 }
 
 extern "C" cudaError_t multi_pairs(const int *d_in0, const int *d_in1, size_t n, PairHash *d_out, void *d_temp, size_t temp_bytes,

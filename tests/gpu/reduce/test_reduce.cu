@@ -307,33 +307,6 @@ static const char *only_module; // --only M: the cases of module M, nothing else
 #define FILL_FIELD(f, count)
 #define FILL_END
 
-// The flat grid rule (balanced_parts) on the host: every block it launches
-// gets a share, it never launches more than it may, and its busiest SM never
-// holds more tiles than the full grid's would.
-static void run_grid_rule() {
-  using r_signed::detail::balanced_parts;
-  using r_signed::detail::busy_parts;
-  using r_signed::detail::ceil_div;
-  check(balanced_parts(1024, 396, 132) == 256, "grid", "1024 tiles on 132 SMs at 3 blocks each: 256 blocks", 1024);
-  check(balanced_parts(16384, 396, 132) == 391, "grid", "16384 tiles keep 391 blocks", 16384);
-  bool shares = true, bounded = true, lighter = true;
-  for (size_t sms : {1, 7, 132}) {
-    for (size_t most : {1, 2, 131, 132, 264, 396, 528, 2047}) {
-      for (size_t tiles = 1; tiles <= 5000; ++tiles) {
-        const size_t cap = tiles < most ? tiles : most;
-        const size_t b = balanced_parts(tiles, cap, sms);
-        const size_t full = busy_parts(tiles, cap);
-        shares = shares && b >= 1 && ceil_div(tiles, ceil_div(tiles, b)) == b;
-        bounded = bounded && b <= cap;
-        lighter = lighter && ceil_div(b, sms) * ceil_div(tiles, b) <= ceil_div(full, sms) * ceil_div(tiles, full);
-      }
-    }
-  }
-  check(shares, "grid", "every block of the balanced grid gets a share", 5000);
-  check(bounded, "grid", "the balanced grid never exceeds the cap", 5000);
-  check(lighter, "grid", "the busiest SM never holds more tiles than with the full grid", 5000);
-}
-
 int main(int argc, char **argv) {
   cudaDeviceProp prop;
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -362,7 +335,6 @@ int main(int argc, char **argv) {
     return failed ? 1 : 0;
   }
   run_warp_block();
-  run_grid_rule();
   run_shared_temp();
   if (!small)
     run_huge();
