@@ -1,5 +1,5 @@
 // The event timer of the segmented and two-array benches
-// (bench_segmented.cu, split_mix.cu, bench_multi.cu). Create ev0 and ev1
+// (bench_segmented.cu, bench_multi.cu). Create ev0 and ev1
 // before the first call.
 #pragma once
 #include "cuda_check.cuh"

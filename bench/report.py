@@ -2,7 +2,7 @@
 - OUTDIR/all.csv: every figure, one row per case, n and peer;
 - OUTDIR/table.md, also printed: one table per case with every peer side by
   side, one row per size, the best peer and gpugen's ratio against it; the
-  ratios below 1.0; the targets of issue 5, judged against the faster CUB;
+  ratios below 1.0; the bench's targets, judged against the faster CUB;
   the segmented section when its CSVs are there;
 - OUTDIR/<case>.png: throughput against n for every peer, the read ceiling
   as a line.
@@ -169,7 +169,7 @@ if floor:
               " 0.45x of CUB's two launches is %.2f µs when they cost nothing more)." % (floor, 0.9 * floor), ""]
 
 
-# ---- the targets of issue 5, against the faster CUB of each row (of those whose result was right)
+# ---- the bench's targets, against the faster CUB of each row (of those whose result was right)
 def cub_us(case, n):
     row = figures.get((case, n), {})
     t = [row[c]["us"] for c in cub_names if c in row and valid(row[c])]

@@ -1,7 +1,7 @@
-// What the segmented bench (bench_segmented.cu) and the split model
-// (split_mix.cu) share: the read ceiling kernel, the event timer
-// (event_timer.cuh) and the comparison of two outputs. Include it after
-// the module's header (benchseg.cuh), which defines Welford and MaxSub.
+// The segmented bench's (bench_segmented.cu) shared pieces: the read ceiling
+// kernel, the event timer (event_timer.cuh) and the comparison of two
+// outputs. Include it after the module's header (benchseg.cuh), which
+// defines Welford and MaxSub.
 #pragma once
 #include <cmath>
 

@@ -1,8 +1,8 @@
-// The inputs of the segmented bench (bench_segmented.cu, block_times.cu):
-// ints in -100..100 and floats in [0, 1) from a hash of the index. Both
-// programs use them, since a fold's speed can depend on its data: Welford's
-// IEEE division takes its slow path for a zero dividend, so all-zero input
-// ran Welford's kernel 3 times as slow (session 38).
+// The inputs of the segmented bench (bench_segmented.cu): ints in -100..100
+// and floats in [0, 1) from a hash of the index. The data is not constant
+// because a fold's speed can depend on it: Welford's IEEE division takes its
+// slow path for a zero dividend, so all-zero input runs Welford's kernel
+// several times as slow as ordinary data.
 #pragma once
 #include <cstddef>
 

@@ -1,5 +1,5 @@
-// The skewed segment layouts of the segmented bench (bench_segmented.cu,
-// block_times.cu), as CSR offsets over n elements.
+// The skewed segment layouts of the segmented bench (bench_segmented.cu),
+// as CSR offsets over n elements.
 #pragma once
 #include <cmath>
 #include <cstddef>
