@@ -568,6 +568,7 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
     template_emit(b, "api.cu.tmpl", "flat", kv);
     if (r->segmented) {
       template_emit(b, "kernels.cu.tmpl", "segmented", kv);
+      template_emit(b, "dispatch.cu.tmpl", "segmented", kv);
       template_emit(b, "api.cu.tmpl", "segmented", kv);
     }
     if (r->host_reference)

@@ -22,10 +22,10 @@ static int padding_after(const Type *t, int f) {
 /* The grid cap behind the temp size lives in the reduction template; read it
  * from there rather than keep a second copy of the number. */
 static long long template_max_grid(void) {
-  const char *text = template_text("dispatch.cu.tmpl");
+  const char *text = template_text("plans.cuh.tmpl");
   const char *p = text ? strstr(text, "max_grid = ") : NULL;
   if (!p)
-    bug("dispatch.cu.tmpl defines no max_grid");
+    bug("plans.cuh.tmpl defines no max_grid");
   return strtoll(p + strlen("max_grid = "), NULL, 10);
 }
 

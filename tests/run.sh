@@ -803,14 +803,15 @@ suite_gpu() {
   done
 }
 
-# The host's plans on the CPU (tests/plans): the module of plans.json is
-# compiled into test_plans.cu with nvcc, and its plan functions run with
-# made-up devices under cmocka.
+# The host's plans and dispatch on the CPU (tests/plans): the module of
+# plans.json is compiled into test_plans.cu with nvcc and linked with a
+# stand-in for the CUDA runtime (fake_cuda.cpp); its plan functions and its
+# C API run on made-up devices under cmocka.
 suite_plans() {
   local dir=$WORK/plans log n
   if ! log=$("$GPUGEN" -q -o "$dir/gen" tests/plans/plans.json 2>&1 &&
-      nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$dir/gen" -Itests/plans \
-        -o "$dir/test_plans" tests/plans/test_plans.cu -lcmocka 2>&1); then
+      nvcc -std=c++17 -arch=sm_90 -cudart none -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$dir/gen" \
+        -Itests/plans -o "$dir/test_plans" tests/plans/test_plans.cu tests/plans/fake_cuda.cpp -lcmocka 2>&1); then
     fail "plans: test_plans.cu does not build" "$log"
     return
   fi

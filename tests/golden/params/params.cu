@@ -196,6 +196,74 @@ __host__ __device__ __forceinline__ bool vector_head(const lastabove_op::source 
 } // namespace detail
 namespace detail {
 
+/* ---- the tuning policy ----
+ * Every named number that sizes a tile or picks a pass or a route is a
+ * field of policy_values, and policy_for(arch) gives an architecture its
+ * values: the device code reads those of the architecture it is compiled
+ * for (compiled_policy, and the constants below), the host's plans those
+ * of the device a launch runs on (LaunchConfig::arch). sm_90 measured every
+ * value; every other architecture takes sm_90's (docs/design/policy.md
+ * lists each value, the rule it sets, what it trades and its evidence). */
+struct policy_values {
+  size_t warp_runs_min_bytes;        /* a warp reads a range by runs, a line a lane, from this many bytes */
+  int segment_group;                 /* lanes of a lane group, the pass after a thread's */
+  size_t segment_warp_bytes;         /* a warp's most bytes of one segment; longer ones take the block */
+  size_t segment_warp_bytes_many;    /* the same where a block owns segment_warp_many segments a warp */
+  size_t segment_warp_many;
+  int segment_lanes;                 /* lanes a segment gets in the lane-group pass of wide accumulators */
+  size_t segment_chunk_bytes;        /* a block's least share of a launch */
+  size_t segment_prefetch_min_bytes; /* launches past this read from DRAM: the warp pass prefetches */
+  size_t segment_prefetch_max_bytes; /* the longest segment it prefetches */
+  size_t row_group_bytes;            /* bytes of a row per block of its group */
+  size_t row_group_min_bytes;        /* the least, where the launch does not fill the device */
+  size_t row_group_max_parts;        /* the most blocks a row gets */
+  size_t row_tiles_max_bytes;        /* rows up to this take the tiles */
+  size_t long_row_tiles_max_bytes;   /* rows up to this take the tiles where there are enough of them */
+  size_t long_row_groups_min_rows;   /* rows of long_row_tiles_max_bytes that try the tiles first, at most */
+  size_t wide_row_groups;            /* groups each lane of a wide row keeps at least */
+  size_t wide_rows_max_groups;       /* commutative rows up to this many groups take wide_rows */
+  size_t row_tiles_waves;            /* row-tile launches of this many waves take every block... */
+  int row_tiles_blocks_per_sm;       /* ...where at least this many blocks fit an SM */
+};
+
+/* sm_90's values, measured on H100s and H200s (docs/design/policy.md). */
+__host__ __device__ constexpr policy_values policy_sm90() {
+  policy_values p{};
+  p.warp_runs_min_bytes = 32 * 128;
+  p.segment_group = 8;
+  p.segment_warp_bytes = 32768;
+  p.segment_warp_bytes_many = 65536;
+  p.segment_warp_many = 4;
+  p.segment_lanes = 8;
+  p.segment_chunk_bytes = 32768;
+  p.segment_prefetch_min_bytes = (size_t)64 << 20;
+  p.segment_prefetch_max_bytes = 1024;
+  p.row_group_bytes = 262144;
+  p.row_group_min_bytes = 65536;
+  p.row_group_max_parts = 1024;
+  p.row_tiles_max_bytes = 16384;
+  p.long_row_tiles_max_bytes = 65536;
+  p.long_row_groups_min_rows = 8192;
+  p.wide_row_groups = 16;
+  p.wide_rows_max_groups = 256;
+  p.row_tiles_waves = 16;
+  p.row_tiles_blocks_per_sm = 3;
+  return p;
+}
+
+/* Every architecture takes sm_90's values: none other was measured. */
+__host__ __device__ constexpr policy_values policy_for(int arch) {
+  (void)arch;
+  return detail::policy_sm90();
+}
+
+#if defined(__CUDA_ARCH__)
+inline constexpr int compiled_arch = __CUDA_ARCH__ / 10;
+#else
+inline constexpr int compiled_arch = 0; /* the host pass: plans take the device's policy at run time */
+#endif
+inline constexpr policy_values compiled_policy = policy_for(compiled_arch);
+
 /* The most threads and blocks an SM of the architecture being compiled
  * holds (gpugen's table, gen/targets.c): ptxas rejects launch bounds past
  * them under -Werror. The host pass and unknown architectures get sm_75's. */
@@ -239,70 +307,81 @@ __host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, 
 }
 
 /* Where a warp reads a range by runs (reduce_warp_runs) outside the flat
- * kernel: from 32 lines of 128 bytes, a line a lane. H100, max-subarray at
- * 2^28: rows of 1024 ints 550 -> 470 us, segments of 4096 1165 -> 504 us;
- * rows of 256 (runs of 32 bytes) 553 -> 1021 us, segments of 256 1970 ->
- * 2762. */
-inline constexpr size_t warp_runs_min_bytes = 32 * 128;
+ * kernel: from 32 lines of 128 bytes, a line a lane. Shorter runs leave a
+ * lane's loads too few to cover the latency, and the lanes' strided
+ * reads touch more lines than coalesced ones. */
+inline constexpr size_t warp_runs_min_bytes = compiled_policy.warp_runs_min_bytes;
 
 } // namespace detail
 namespace detail {
 
 /* The forms of row tiles, each a kernel of its own: in one kernel their
- * registers add up (59 to 79 apart, 102 to 129 together, sm_90). */
+ * registers would add up. */
 enum row_form { short_rows, grouped_rows, long_rows, wide_rows, run_rows, dense_short_rows };
 
 /* How a segment is reduced, by its length in elements: by one thread up to
- * thread_max (8 elements and 32 bytes of input), by a group of 8 lanes up to
- * group_max (8 times that), by a warp up to warp_max (32 KiB), else by the
- * whole block.
- * A block gets at least chunk_min elements (32 KiB: small inputs use fewer
- * blocks). Per lane at most 8 elements, or 64 bytes, are loaded at once. */
-inline constexpr int segment_group = 8;
-/* Narrower groups first where segments are short on average: a group of 8
- * lanes on a segment of 16 ints loads 2 elements a lane, and every lane
- * still pays the offsets, the fold's checks and 3 levels of shuffles for
- * them. Launches that average up to 2 threads' worth of elements a segment
- * run a pass of pairs of lanes, then (if any are that long) quads; those
- * that average up to 4 threads' worth, or whose lengths are mixed (a
- * sample), start with the quads (reduce_segments). H100, int, float,
- * Welford and max-subarray: segments of 12 to 32 elements 1.3 to 3.2 times
- * as fast at 2^28 elements and 1.2 to 2.8 at 2^22, lengths of 0 to 32 mixed
- * 1.5 to 1.7; segments of 16 ran 1.6 to 1.8 times as fast with quads alone,
- * 2.2 to 3.0 with pairs (bench/RESULTS.md, session 35). */
+ * thread_max (8 elements and 32 bytes of input), by a group of
+ * segment_group lanes up to group_max (that many times more), by a warp up
+ * to warp_max (segment_warp_bytes), else by the whole block. A block gets
+ * at least chunk_min elements (segment_chunk_bytes: small inputs use fewer
+ * blocks). Per lane at most 8 elements, or 64 bytes, are loaded at once.
+ * Where segments are short on average, narrower groups come first: a group
+ * of 8 lanes on a segment of 16 ints loads 2 elements a lane and every lane
+ * still pays the offsets, the fold's checks and 3 levels of shuffles. So
+ * launches that average up to 2 threads' worth of elements a segment run a
+ * pass of pairs of lanes, then (if any are that long) quads; those that
+ * average up to 4 threads' worth, or whose lengths are mixed (a sample),
+ * start with the quads (reduce_segments). */
+inline constexpr int segment_group = compiled_policy.segment_group;
 __host__ __device__ constexpr int segment_per_lane(size_t size) { return detail::clamp_int((int)(32 / size), 1, 8); }
 __host__ __device__ constexpr size_t segment_thread_max(size_t size) { return (size_t)detail::segment_per_lane(size); }
 __host__ __device__ constexpr size_t segment_group_max(size_t size) { return segment_group * detail::segment_thread_max(size); }
-__host__ __device__ constexpr size_t segment_warp_max(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
-/* A warp's most (64 KiB) where its block owns at least segment_warp_many
- * segments a warp and the accumulator is over 8 bytes (reduce_segments). */
-__host__ __device__ constexpr size_t segment_warp_max_many(size_t size) { return size < 65536 / 256 ? 65536 / size : 256; }
-inline constexpr size_t segment_warp_many = 4;
+__host__ __device__ constexpr size_t segment_warp_max(const policy_values &p, size_t size) {
+  return size < p.segment_warp_bytes / 256 ? p.segment_warp_bytes / size : 256;
+}
+inline constexpr size_t segment_warp_bytes = compiled_policy.segment_warp_bytes;
+__host__ __device__ constexpr size_t segment_warp_max(size_t size) {
+  return size < segment_warp_bytes / 256 ? segment_warp_bytes / size : 256;
+}
+/* A warp's most where its block owns at least segment_warp_many segments a
+ * warp and the accumulator is over 8 bytes (reduce_segments): the block
+ * pass's barriers and merges then cost more than a warp's longer loop. */
+inline constexpr size_t segment_warp_bytes_many = compiled_policy.segment_warp_bytes_many;
+__host__ __device__ constexpr size_t segment_warp_max_many(size_t size) {
+  return size < segment_warp_bytes_many / 256 ? segment_warp_bytes_many / size : 256;
+}
+inline constexpr size_t segment_warp_many = compiled_policy.segment_warp_many;
 /* Accumulators of more than 8 bytes: segments past group_max and up to
  * lanes_max take a group of segment_lanes lanes each, four a warp, not a
  * warp: a costly combine (Welford's divides, max-subarray's 32-byte state)
  * then runs 3 levels deep for 4 segments, not 5 for one, and a warp has 4
- * segments' loads in flight (reduce_piece_lanes). H100, 2^28 elements:
- * segments of 256 1.84 (Welford) and 1.97 (max-subarray) times as fast,
- * of 1024 1.18 and 1.26; max-subarray's of 4096 1.15 and of 16384 1.08.
- * Commutative operators stop at 4 KiB: Welford's segments of 4096 were
- * 0.99 times as fast in groups. */
-inline constexpr int segment_lanes = 8;
+ * segments' loads in flight (reduce_piece_lanes). Commutative operators
+ * stop at 4 KiB, past which a whole warp's loads pay again. */
+inline constexpr int segment_lanes = compiled_policy.segment_lanes;
 __host__ __device__ constexpr size_t segment_lanes_max(size_t size, bool commutative) {
   return (commutative ? 4096 : 65536) / size;
 }
-__host__ __device__ constexpr size_t segment_chunk_min(size_t size) { return size < 32768 / 256 ? 32768 / size : 256; }
+__host__ __device__ constexpr size_t segment_chunk_min(const policy_values &p, size_t size) {
+  return size < p.segment_chunk_bytes / 256 ? p.segment_chunk_bytes / size : 256;
+}
+inline constexpr size_t segment_chunk_bytes = compiled_policy.segment_chunk_bytes;
+__host__ __device__ constexpr size_t segment_chunk_min(size_t size) {
+  return size < segment_chunk_bytes / 256 ? segment_chunk_bytes / size : 256;
+}
 __host__ __device__ constexpr int segment_loads(size_t size) { return detail::clamp_int((int)(64 / size), 1, 8); }
 
 /* The warp pass prefetches into L2 the next warp-sized segment of up to
- * prefetch_max bytes, where a launch reads more than prefetch_min bytes (more
- * than an H100's 50 MB L2, so from DRAM). Such a segment gives a lane one or
+ * prefetch_max bytes, where a launch reads more than prefetch_min bytes
+ * (more than an L2 holds, so from DRAM). Such a segment gives a lane one or
  * two 16-byte loads, too few in flight to cover DRAM's latency; from L2 the
- * hint only costs instructions (H100: segments of 256 ints 1.07 times as
- * fast at 2^28 elements; a prefetch of up to 4 KiB cost segments of 1024
- * and 4096 ints 15 to 22 %; bench/RESULTS.md, sessions 21 and 23). */
-inline constexpr size_t segment_prefetch_min_bytes = (size_t)64 << 20, segment_prefetch_max_bytes = 1024;
+ * hint only costs instructions, and longer prefetches cost more than they
+ * hide. */
+inline constexpr size_t segment_prefetch_min_bytes = compiled_policy.segment_prefetch_min_bytes,
+                        segment_prefetch_max_bytes = compiled_policy.segment_prefetch_max_bytes;
 /* Whether a launch of n elements of `size` bytes reads from DRAM (see above). */
+__host__ __device__ constexpr bool segment_from_dram(const policy_values &p, size_t n, size_t size) {
+  return n > p.segment_prefetch_min_bytes / size;
+}
 __host__ __device__ constexpr bool segment_from_dram(size_t n, size_t size) {
   return n > segment_prefetch_min_bytes / size;
 }
@@ -310,19 +389,14 @@ __host__ __device__ constexpr bool segment_from_dram(size_t n, size_t size) {
 /* What a CSR segment costs beside its elements when the launch is shared
  * out between blocks, in elements of `size` bytes: 64 bytes' worth (its
  * offsets, its result, its turn in a pass). With shares even in elements
- * alone, the blocks that held many short segments set the launch's time
- * (H100, 2^28 elements: one segment of half of them among segments of 4
- * elements 1.28 times as fast, power-law lengths 1.15; 32 and 128 bytes
- * were tried). */
+ * alone, the blocks that hold many short segments set the launch's time. */
 __host__ __device__ constexpr size_t segment_cost(size_t size) { return size < 64 ? 64 / size : 1; }
 
 /* A CSR share's bound that falls up to this many elements before a segment
  * begins moves to that segment (share_at): a crossing segment costs two
  * block pieces, a published partial and a merge, a bound moved costs its
  * block up to half a share, capped at chunk_min elements where shares are
- * large. Only small launches feel the difference (H100, 2^22 elements:
- * int and float segments of 4096 1.29 to 1.30 times as fast as with 1/16
- * of a share, of 1024 1.17; 2^28 unchanged). */
+ * large. */
 __host__ __device__ constexpr size_t segment_snap(size_t chunk, size_t size) {
   return chunk / 2 < detail::segment_chunk_min(size) ? chunk / 2 : detail::segment_chunk_min(size);
 }
@@ -333,13 +407,8 @@ __host__ __device__ constexpr size_t segment_snap(size_t chunk, size_t size) {
  * a thread's. A block that owns such segments runs the lane-group, warp
  * and block passes over all of its segments, a few dependent loads a
  * round, and pays a round trip per warp-sized one; where every segment is
- * short (the giant mix's segments of 4) the thread pass alone runs.
- * Per-block timing of the power-law mix (H100, 2^28 ints, 64 bytes a
- * segment) found the blocks inside long segments done in about 320 us and
- * those owning 7000 segments in 650. With this cost the mix ran 1.52 to
- * 1.94 times as fast (85 % of the read ceiling for int and float); a fixed
- * 512 bytes a segment helped it less and made the giant mix 0.36 times as
- * fast (bench/RESULTS.md, session 31). */
+ * short the thread pass alone runs, so a fixed weight would overcharge
+ * the blocks of short segments. */
 __host__ __device__ constexpr size_t segment_mix_cost(size_t size, size_t mix_bytes, unsigned int longer,
                                                       unsigned int sampled) {
   return detail::segment_cost(size) + (sampled ? mix_bytes * longer / sampled / size : 0);
@@ -347,33 +416,19 @@ __host__ __device__ constexpr size_t segment_mix_cost(size_t size, size_t mix_by
 
 /* The segmented kernels wait on memory more than the flat one (short
  * segments, dependent offset loads), so with accumulators of up to 8 bytes
- * (segment_capped) they ask for 768 threads per SM (80 registers). With
- * sm_90 the int and float sums then spill 66 and 84 bytes (crossing_pieces_last); uncapped (127 registers, 512
- * threads) they ran 14 to 31 % slower on segments of 16 to 256 elements at
- * 2^28 on an H100, and up to 8 % faster on long ones. Long rows take a
- * kernel of their own (reduce_split_rows), which fits the cap without
- * spilling. Accumulators of 9 to 32 bytes ask for 512 threads (128
- * registers). Welford spills 20 bytes there, and uncapped the warp pass's
- * batch took it to 134, one block an SM. Max-subarray's 32 bytes spill 222
- * (uncapped: 210 registers, one block an SM), none of it in the warp pass's
- * runs, and it reduces most shapes 1.06 to 1.7 times as fast (H100, 2^28;
- * one long segment 3 % slower, and at 2^22 up to 10 %). Larger ones keep
- * the spec's tuning: unmeasured. */
+ * (segment_capped) they ask for 768 threads per SM (80 registers), and
+ * reduce the crossing pieces last so that fewer values live through the
+ * passes (crossing_pieces_last). Accumulators of 9 to 32 bytes ask for 512
+ * threads (128 registers): more would spill the warp pass's batch, fewer
+ * leaves one block an SM. Larger ones keep the spec's tuning. Long rows
+ * take a kernel of their own (reduce_split_rows), which fits the cap
+ * without spilling. */
 template <class ACC> __host__ __device__ constexpr bool segment_capped() { return sizeof(ACC) <= 8; }
 /* segment_mix_cost's bytes: for the capped kernels 6 KiB where the launch
  * reads from DRAM and 8 KiB where it does not; for larger commutative
- * accumulators 8 KiB where it reads from DRAM; else 4 KiB (H100, the power-law mix with 8 KiB against 4: int and float 1.02 at
- * 2^28 and 1.07 at 2^22, Welford 1.08 to 1.09 at 2^28 but 0.86 at 2^22,
- * max-subarray 0.95 and 0.91, sessions 31 and 34; Welford at 2^28 with 6,
- * 10, 12 and 16 KiB: 1.05, 1.10, 1.07, 0.97; max-subarray with 0.5 to 2
- * KiB 0.73 to 0.92, with 5 and 6 KiB 1.01 and 1.02, one lease). On an
- * H200 (session 37, the mix at 2^28): 3, 4 and 6 KiB gave int and float
- * 0.94 to 1.02 and Welford 0.82 to 0.95; 12 to 32 KiB gave them 0.72 to
- * 0.95 and 0.53 to 0.94; at 2^22, 6 KiB gave int and float 0.98. So
- * session 39 moved only the capped kernels' weight from DRAM: 5, 6 and 7
- * KiB took int's and float's mix at 2^28 1.013 to 1.020 times as fast, 6
- * KiB 1.017 to 1.020 in each of 4 rounds; every other shape read 0.998
- * to 1.012, the 2^22 ones keeping 8 KiB (bench/RESULTS.md). */
+ * accumulators 8 KiB where it reads from DRAM; else 4 KiB. A heavier
+ * weight moves segments away from the blocks that own long ones; past
+ * these, those blocks idle while the others finish. */
 template <class ACC> __host__ __device__ constexpr size_t segment_mix_bytes(bool commutative, bool from_dram) {
   return detail::segment_capped<ACC>() ? (from_dram ? 6144 : 8192) : commutative && from_dram ? 8192 : 4096;
 }
@@ -383,8 +438,8 @@ template <class ACC> __host__ __device__ constexpr int segment_min_blocks(int bl
                                                                                     : tuned_min_blocks);
 }
 /* Segments a thread or lane group takes a round in the short passes: one
- * for accumulators of 17 to 32 bytes, whose four at once spilled 4 KiB
- * under the cap above (sm_90, max-subarray). */
+ * for accumulators of 17 to 32 bytes, whose four at once spill under the
+ * cap above. */
 template <class ACC> __host__ __device__ constexpr int segment_batch() {
   return sizeof(ACC) > 16 && sizeof(ACC) <= 32 ? 1 : 4;
 }
@@ -392,14 +447,9 @@ template <class ACC> __host__ __device__ constexpr int segment_batch() {
 /* Whether a block reduces the pieces of the segments that cross its bounds
  * after its own segments' passes, not before: the capped kernels
  * (accumulators of up to 8 bytes). The bounds then wait in shared memory,
- * not in registers through the passes, and the sm_90 `int` and `float`
- * kernels spill 66 and 84 bytes, not 276 and 172. H200, against pieces
- * first: at 2^28 the power-law mix 1.028 (`int`) and 1.020 (`float`) times
- * as fast (86 % of the read ceiling), segments of 16 and 256 1.06, lengths
- * of 0 to 32 1.07, but segments of 1 0.91 and the giant mix 0.98; at 2^22
- * segments of 1024 and longer 0.92 to 1.00 (bench/RESULTS.md, session 46).
- * Welford's and max-subarray's kernels lost up to 7 and 15 % that way, so
- * they keep the pieces first. */
+ * not in registers through the passes, which spills the capped kernels
+ * far less; wider accumulators' kernels lose to the extra shared-memory
+ * traffic and keep the pieces first. */
 template <class A> __host__ __device__ constexpr bool crossing_pieces_last() { return detail::segment_capped<A>(); }
 
 /* Threads per SM that the split-rows kernel asks for: the segmented
@@ -409,28 +459,23 @@ template <class ACC> __host__ __device__ constexpr int split_rows_min_blocks(int
   return detail::sm_min_blocks(block, detail::clamp_int((detail::segment_capped<ACC>() ? 768 : 512) / block, tuned_min_blocks, 32));
 }
 
-/* Bytes of a row per block of its group: 256 KiB, since a block's own
- * reduction, publish and the last block's merge cost more than its reads
- * of fewer (H100 at 2^28, rows of 2^16 to 2^24 elements, 256 against 64 KiB
- * a block: Welford 1.00 to 1.06 times as fast, max-subarray 1.06 to 1.12,
- * int and float sums 0.99 to 1.00; H200, int and float sums on rows of
- * 2^16 1.05 times as fast, 232.5 against CUB 3.5's fixed-size 235.7 us, of
- * 2^20 1.01). A launch of fewer blocks than fill the device gives each
- * row more, down to 64 KiB a block (2^22 elements in rows of 2^16 or 2^20,
- * 64 against 256 KiB: Welford 1.4 to 1.6 times as fast, max-subarray 1.1
- * to 1.3). A row gets at most 1024 blocks; the last merges that many
+/* Bytes of a row per block of its group: row_group_bytes, since a block's
+ * own reduction, publish and the last block's merge cost more than its
+ * reads of fewer. A launch of fewer blocks than fill the device gives each
+ * row more, down to row_group_min_bytes a block, so that every SM works. A
+ * row gets at most row_group_max_parts blocks; the last merges that many
  * partials. */
-inline constexpr size_t row_group_bytes = 262144;
-inline constexpr size_t row_group_min_bytes = 65536;
+inline constexpr size_t row_group_bytes = compiled_policy.row_group_bytes;
+inline constexpr size_t row_group_min_bytes = compiled_policy.row_group_min_bytes;
 /* The most blocks a row-group launch has (a grid's x limit). */
 inline constexpr size_t row_groups_max_blocks = 0x7fffffff;
-inline constexpr size_t row_group_max_parts = 1024;
+inline constexpr size_t row_group_max_parts = compiled_policy.row_group_max_parts;
 /* The most blocks a row of `row_bytes` gets (the scratch holds a flag and
  * a partial for each). */
-__host__ __device__ constexpr size_t row_group_most_parts(size_t row_bytes) {
-  return row_bytes < 2 * row_group_min_bytes         ? 1
-         : row_bytes / row_group_min_bytes < row_group_max_parts ? row_bytes / row_group_min_bytes
-                                                                  : row_group_max_parts;
+__host__ __device__ constexpr size_t row_group_most_parts(const policy_values &p, size_t row_bytes) {
+  return row_bytes < 2 * p.row_group_min_bytes                          ? 1
+         : row_bytes / p.row_group_min_bytes < p.row_group_max_parts ? row_bytes / p.row_group_min_bytes
+                                                                       : p.row_group_max_parts;
 }
 
 /* The largest power of two up to n >= 1. */
@@ -444,66 +489,52 @@ __host__ __device__ constexpr int short_rows_per_lane(size_t row_bytes, size_t a
 
 /* Wide rows: lanes per row, a power of two that leaves each lane at least
  * wide_row_groups groups (K chains of at least one each, K <= 16). */
-inline constexpr size_t wide_row_groups = 16;
-__host__ __device__ constexpr unsigned int wide_row_lanes(size_t row_groups) {
-  return (unsigned int)detail::floor_pow2(detail::clamp_int((int)(row_groups / wide_row_groups), 1, 32));
+inline constexpr size_t wide_row_groups = compiled_policy.wide_row_groups;
+__host__ __device__ constexpr unsigned int wide_row_lanes(const policy_values &p, size_t row_groups) {
+  return (unsigned int)detail::floor_pow2(detail::clamp_int((int)(row_groups / p.wide_row_groups), 1, 32));
 }
 
-/* Rows of up to this many bytes take the tiles; longer ones are split
+/* Rows of up to row_tiles_max_bytes take the tiles; longer ones are split
  * between blocks (reduce_segments), which keeps every SM busy when there
- * are few of them. On an H100, 16 KiB rows (4096 floats) ran 1.06 to 1.14
- * times as fast in tiles as split at 2^28 elements. */
-inline constexpr size_t row_tiles_max_bytes = 16384;
-
-/* Up to this many bytes, rows take the tiles too where there are enough of
- * them to give every other warp of the grid a row (enough_long_rows): a
- * warp pipelines its loads from one row into the next, where the split
- * path drains at every row's end. H100, in one lease: rows of 64 KiB,
- * 16384 of them 1.03 to 1.08 times the split path, 4096 of them 1.03
- * (Welford) to 1.12; 256 of them, 0.26 to 0.52; rows of 256 KiB, Welford
- * 0.79. Ordered max-subarray, since its lanes read runs
- * (reduce_long_rows_ordered): 16384 rows of 64 KiB 1.10 times, 4096 of them
- * 1.26. */
-inline constexpr size_t long_row_tiles_max_bytes = 65536;
+ * are few of them. Up to long_row_tiles_max_bytes, rows take the tiles too
+ * where there are enough of them to give every other warp of the grid a
+ * row (enough_long_rows): a warp pipelines its loads from one row into the
+ * next, where the split path drains at every row's end. */
+inline constexpr size_t row_tiles_max_bytes = compiled_policy.row_tiles_max_bytes;
+inline constexpr size_t long_row_tiles_max_bytes = compiled_policy.long_row_tiles_max_bytes;
 
 /* Whether `count` rows keep a grid of `warps` warps busy enough. */
 __host__ __device__ constexpr bool enough_long_rows(size_t count, size_t warps) { return 2 * count >= warps; }
 
 /* Whether two or more rows of `row_bytes` take a group of blocks each:
  * rows longer than the tiles take, and a block each
- * - where the accumulator has up to 8 bytes, rows of 16 KiB or more (H100
- *   at 2^28, against the long-row tiles: int and float rows of 4096 and
- *   16384 elements 1.03 to 1.04 times as fast, 338.3 to 339.0 us, 1.00 to
- *   1.01 times CUB 3.5's fixed-size kernel, and 1.65 times at 2^22 on rows
- *   of 16384; Welford and max-subarray rows of 4096 lost 16 and 22 % so
- *   and keep the tiles);
- * - for commutative accumulators of up to 16 bytes, rows of 64 KiB (H200,
- *   session 36, against the long-row tiles of then: Welford on 16384 rows
- *   of 16384 floats 1.12 times as fast, 85 % of the read ceiling from 76 %,
- *   4096 rows 1.02; rows of 32 KiB lost 15 % at 2^28 that way, and rows of
- *   16 KiB 45 %), but row_tiles_first below. */
-__host__ __device__ constexpr bool row_groups_take(size_t row_bytes, size_t acc_bytes, bool commutative) {
-  return row_bytes > long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= row_tiles_max_bytes) ||
-         (commutative && acc_bytes <= 16 && row_bytes >= long_row_tiles_max_bytes);
-}
-/* Of those rows of 64 KiB, up to long_row_groups_min_rows with an
- * accumulator of 9 to 16 bytes try the long-row tiles first, and take a
- * block a row only where the tiles do not take them (rows too few for the
- * tiles, or not on 16-byte boundaries). On an H100 in session 47, with
- * today's tiles, 4096 Welford rows of 16384 floats (the layer-norm shape)
- * ran 1.05 times as fast in the tiles (95.1 against 100.0 us; torch's
- * var_mean 119.0 to 119.4), 16384 rows and 256 within 2 % either way. */
-inline constexpr size_t long_row_groups_min_rows = 8192;
-__host__ __device__ constexpr bool row_tiles_first(size_t row_bytes, size_t count, size_t acc_bytes,
+ * - where the accumulator has up to 8 bytes, rows of row_tiles_max_bytes
+ *   or more: its folds are cheap, so a block's tiles read at the ceiling
+ *   and need no warp to cover a row's end;
+ * - for commutative accumulators of up to 16 bytes, rows of
+ *   long_row_tiles_max_bytes, but row_tiles_first below.
+ * Wider or ordered accumulators keep the tiles, whose warps overlap their
+ * costlier folds with the next row's loads. */
+__host__ __device__ constexpr bool row_groups_take(const policy_values &p, size_t row_bytes, size_t acc_bytes,
                                                    bool commutative) {
-  return commutative && acc_bytes > 8 && acc_bytes <= 16 && row_bytes == long_row_tiles_max_bytes &&
-         count <= long_row_groups_min_rows;
+  return row_bytes > p.long_row_tiles_max_bytes || (acc_bytes <= 8 && row_bytes >= p.row_tiles_max_bytes) ||
+         (commutative && acc_bytes <= 16 && row_bytes >= p.long_row_tiles_max_bytes);
+}
+/* Of those rows of long_row_tiles_max_bytes, up to long_row_groups_min_rows
+ * with an accumulator of 9 to 16 bytes try the long-row tiles first, and
+ * take a block a row only where the tiles do not take them (rows too few
+ * for the tiles, or not on 16-byte boundaries): with fewer rows than that,
+ * a block a row leaves SMs idle in the last wave, which the tiles' warps
+ * fill. */
+__host__ __device__ constexpr bool row_tiles_first(const policy_values &p, size_t row_bytes, size_t count,
+                                                   size_t acc_bytes, bool commutative) {
+  return commutative && acc_bytes > 8 && acc_bytes <= 16 && row_bytes == p.long_row_tiles_max_bytes &&
+         count <= p.long_row_groups_min_rows;
 }
 
 /* Whether a warp's results go out through shared memory. An accumulator of
  * several fields is stored a field at a time, and each such store touches
- * every 32-byte sector of the warp's span (an H100 wrote 1-element rows of
- * a 32-byte accumulator at 0.8 TB/s so). Staged, the warp writes its
+ * every 32-byte sector of the warp's span. Staged, the warp writes its
  * results as consecutive words: whole sectors, 128 bytes a store. */
 template <class A> __host__ __device__ constexpr bool staged_stores() {
   return sizeof(A) > 4 && sizeof(A) > alignof(A) && sizeof(A) % 4 == 0 && alignof(A) >= 4;
@@ -513,11 +544,7 @@ template <class A> __host__ __device__ constexpr bool staged_stores() {
  * for ordered operators and accumulators of more than 8 bytes, whose tree
  * of shuffles and combines costs more than the folds it saves (fewer
  * where K or the row's groups are fewer); 1 for the others, which read at
- * the ceiling already. H200 at 2^28, rows of 8 to 128: max-subarray 1.06
- * to 1.68 times as fast (rows of 64 ints 668.4 -> 443.5 us), Welford 1.02
- * to 2.01 (rows of 64 floats 512.6 -> 292.1 us); 2 groups a lane gave 1.02
- * to 1.66, and keeping 2 lanes a row lost 1 to 8 % on rows of 8 and 16
- * (bench/RESULTS.md, session 42). */
+ * the ceiling already. */
 template <class Op> __host__ __device__ constexpr int grouped_run_wanted() {
   return !Op::commutative || sizeof(typename Op::acc_type) > 8 ? 4 : 1;
 }
@@ -526,13 +553,9 @@ __host__ __device__ constexpr int grouped_run_fit(int f, int K, int LANES) {
 }
 /* The longest rows, in groups, that the grouped tiles take: 32, and for
  * ordered operators as many as a warp's runs of F groups cover (128 with
- * the K = 4 of the default tuning, 64 with K = 2). reduce_long_rows_ordered,
- * which took ordered rows of 64 and 128 groups before, appends a round's
- * chunks to their rows in lane 0, one combine after another. H200,
- * max-subarray: rows of 256 ints 506.2 -> 448.0 us at 2^28 and 10.9 -> 9.3
- * us at 2^22, rows of 512 11.0 -> 9.6 us at 2^22 (at 2^28 they take the
- * segmented rows kernel: in these tiles they lost 3 %; bench/RESULTS.md,
- * session 43). Commutative operators' rows of 64 and more groups take
+ * the K = 4 of the default tuning, 64 with K = 2), where the long-row
+ * kernel would append a round's chunks to their rows in lane 0, one combine
+ * after another. Commutative operators' rows of 64 and more groups take
  * wide_rows, whose lanes fold 16 groups or more each. */
 template <class Op> __host__ __device__ constexpr size_t grouped_rows_max_groups(int K) {
   return Op::commutative ? 32 : (size_t)32 * detail::grouped_run_fit(detail::grouped_run_wanted<Op>(), K, 128);
@@ -541,8 +564,8 @@ template <class Op> __host__ __device__ constexpr size_t grouped_rows_max_groups
 /* Round sizes of the long-row kernel for commutative operators: K chunks
  * of loads in flight beside the K being folded, halved until the two
  * rounds' groups and the K chains fit 160 bytes (40 of the 64 registers a
- * thread has at 1024 threads an SM; the rest hold addresses and counters).
- * sm_90: Welford (12 bytes) at 4 spilled 24 bytes, at 2 none. */
+ * thread has at 1024 threads an SM; the rest hold addresses and counters;
+ * more spills Welford's 12 bytes). */
 __host__ __device__ constexpr int long_row_loads(int K, int group_bytes, int acc_bytes) {
   return K > 1 && 2 * K * group_bytes + K * acc_bytes > 160 ? detail::long_row_loads(K / 2, group_bytes, acc_bytes) : K;
 }
@@ -551,33 +574,24 @@ __host__ __device__ constexpr int long_row_loads(int K, int group_bytes, int acc
  * of rounds (row_groups a multiple of 32, chunks a multiple of K): the
  * tile's groups are consecutive, so a round's loads are one running index
  * on, and only a round's end asks whether the row ended. Chain k folds the
- * same chunks, and the chains combine in the same order, as there. A
- * round of Welford (2 chunks of 4 floats a lane) went from about 76
- * instructions beside its folds to 15 (sm_90): on an H200, where those
- * tiles are issue-bound, rows of 2048, 4096 and 8192 floats ran 1.12, 1.21
- * and 1.19 times as fast at 2^28 elements (96 % of the read ceiling at
- * 4096, from 79 %), 1.20 and 1.17 at 2^22 (rows of 8192 1.01). */
+ * same chunks, and the chains combine in the same order, as there. It pays
+ * where the tiles are issue-bound: accumulators of more than 8 bytes read
+ * in single 16-byte groups. Accumulators of up to 8 bytes fold cheaply and
+ * wait on memory, and with both loops in one kernel they spill; groups of
+ * several 16-byte loads (elements of 3, 6 or 12 bytes) spill more so. */
 template <class A, int VEC> __host__ __device__ constexpr bool full_rows_pay() {
-  /* With accumulators of up to 8 bytes both loops in one kernel spilled
-   * 44 to 48 bytes (the int and float sums at 64 registers), and their
-   * rows of 2048 ran 0.97 to 0.98 times as fast at 2^28 (1.11 at 2^22):
-   * their folds are cheap and their tiles wait on memory. Groups of
-   * several 16-byte loads (elements of 3, 6 or 12 bytes) spilled more so
-   * (a uchar3 sum's stack frame 136 -> 632 bytes) and were not timed. */
   return sizeof(A) > 8 && VEC == 1;
 }
 
 /* Ordered rows of 2 KiB up to a warp's batch of runs (32 runs of 256
  * bytes) fill neither reduce_run_rows' lanes nor the long-row chunks well;
  * where the launch reads from DRAM they take the segmented rows kernel
- * (M_R_rows_kernel). H200, max-subarray at 2^28: rows of 512 and 1024 ints
- * 506.3 -> 439.4 and 460.1 -> 392.8 us; rows of 256 lost 5 % so, and at
- * 2^22 (from L2) rows of 512 and 1024 lost 18 and 34 % (bench/RESULTS.md,
- * session 41). Such rows fit one chunk of the rows kernel, so they need no
- * scratch. */
-__host__ __device__ constexpr bool ordered_rows_take_segments(bool commutative, size_t row_bytes, size_t n,
-                                                              size_t size) {
-  return !commutative && row_bytes >= 2048 && row_bytes < 32 * 256 && detail::segment_from_dram(n, size);
+ * (M_R_rows_kernel), whose blocks share them out evenly. From L2 the
+ * tiles' shorter loop wins. Such rows fit one chunk of the rows kernel, so
+ * they need no scratch. */
+__host__ __device__ constexpr bool ordered_rows_take_segments(const policy_values &p, bool commutative,
+                                                              size_t row_bytes, size_t n, size_t size) {
+  return !commutative && row_bytes >= 2048 && row_bytes < 32 * 256 && detail::segment_from_dram(p, n, size);
 }
 
 /* Short rows whose results go out through shared memory (staged_stores)
@@ -587,22 +601,18 @@ __host__ __device__ constexpr bool ordered_rows_take_segments(bool commutative, 
  * threads an SM (dense_short_rows), and `_rows` launches that build where
  * ptxas kept it out of local memory (LaunchConfig::local); operators whose
  * short rows need many registers (several arrays, argmin of 16-bit
- * elements) spill so and keep the spec's tuning. H100 at 2^28: Welford from
- * 82 registers and 3 blocks an SM to 64 and 4, 1585.8 -> 1478.1 us; the 32
- * bytes of max-subarray lost 0.8 % so. */
+ * elements) spill so and keep the spec's tuning, as do accumulators of more
+ * than 16 bytes, whose extra registers cost more than the warps gain. */
 template <class A> __host__ __device__ constexpr bool dense_short_rows_pay() {
   return detail::staged_stores<A>() && sizeof(A) <= 16;
 }
 
 /* The long-row kernel of a commutative operator whose accumulator holds up
  * to 16 bytes asks for 1024 threads an SM (64 registers), so that as many
- * warps as an H100 holds take as many rows: Welford's went from 78
- * registers to 64 (12 bytes spilled), and 4096 rows of 16384 floats from
- * 125 to 100 us, rows of 1024 to 16384 floats 1.04 to 1.05 times as fast
- * (int and float sums unchanged, at 58 to 60). Ordered max-subarray lost 4
- * to 11 % so (it spills more): ordered operators and larger accumulators
- * keep the spec's tuning. The dense build of short rows (above) asks for
- * 1024 threads an SM too. */
+ * warps as the SM holds take as many rows; ordered operators and larger
+ * accumulators spill more at 64 registers than the warps gain, and keep
+ * the spec's tuning. The dense build of short rows (above) asks for 1024
+ * threads an SM too. */
 template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_form form, int block, int tuned) {
   return detail::sm_min_blocks(block, (((form == long_rows || form == wide_rows) && Op::commutative &&
                                  sizeof(typename Op::acc_type) <= 16) ||
@@ -612,7 +622,7 @@ template <class Op> __host__ __device__ constexpr int row_tiles_min_blocks(row_f
                                    : tuned);
 }
 /* Rows of up to this many groups take wide_rows (commutative operators). */
-inline constexpr size_t wide_rows_max_groups = 256;
+inline constexpr size_t wide_rows_max_groups = compiled_policy.wide_rows_max_groups;
 
 /* Blocks an SM for the one-tile row kernel: as many as the SM holds. */
 __host__ __device__ constexpr int row_blocks_min_blocks(int block, int tuned_min_blocks) {
@@ -629,6 +639,27 @@ template <class Op> __host__ __device__ constexpr bool row_blocks_pay() {
 
 } // namespace detail
 namespace detail {
+
+/* The largest grid: it bounds the partials in the temporary storage. */
+inline constexpr unsigned int max_grid = 2048;
+
+/* What dispatch learned of one kernel on the current device
+ * (launch_config): the tuning of the kernel's PTX architecture, the grid
+ * that fills the device, its SMs, whether the kernel uses local memory,
+ * and that architecture, whose policy the plans apply. */
+struct LaunchConfig {
+  int block, items, grid, sms;
+  bool local; /* the kernel uses local memory (spills, for our kernels) */
+  int arch;   /* the kernel's PTX architecture, major * 10 + minor */
+};
+
+/* How a reduction reads its input: groups of `group_bytes` holding
+ * `per_group` whole elements in 16-byte loads (none when per_group is 0),
+ * or elements of `size` bytes one at a time. */
+struct read_shape {
+  int per_group, group_bytes;
+  size_t size;
+};
 
 /* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
  * parts) each, hold any. Split over that many parts, the share size is the
@@ -657,6 +688,34 @@ __host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size
   return best;
 }
 
+/* ---- the flat reduction ---- */
+struct flat_plan {
+  size_t groups;     /* groups (or elements, off the vector path) after the head */
+  unsigned int grid; /* blocks: each gets a share */
+};
+
+/* The flat kernel's grid over n elements whose vector path starts after a
+ * head of `head` elements (vector: there is one). Block-wide tiles fill at
+ * most the device's grid, less the last two slots: the last flag holds the
+ * ticket and the one before it the sum word (packs_in_ticket), and the tail
+ * may take the partial after the last block's. Then only the blocks that
+ * get a share: whole tiles a block, balanced over the SMs (commutative), or
+ * equal runs of groups a warp (ordered). */
+__host__ inline flat_plan plan_flat(size_t n, size_t head, bool vector, const read_shape &s, const LaunchConfig &c,
+                                    bool commutative) {
+  const size_t groups = (n - head) / (vector ? (size_t)s.per_group : 1);
+  const size_t per_block = (size_t)c.block * (size_t)(vector ? detail::groups_per_lane(c.items, s.group_bytes)
+                                                            : detail::element_groups_per_lane(c.items, (int)s.size));
+  const size_t needed = detail::ceil_div(groups, per_block);
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(commutative ? detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
+                                      : detail::ceil_div(detail::busy_parts(groups, grid * warps), warps));
+  return {groups, grid};
+}
+
 } // namespace detail
 namespace detail {
 
@@ -673,13 +732,13 @@ __host__ __device__ constexpr size_t block_tile_elements(int block, int items, i
 }
 
 /* Blocks per row for `count` rows of `length` elements and `row_bytes`
- * bytes, a kernel whose filling grid has `grid`
- * blocks and whose block-wide tile holds `tile_elements` elements: every
- * part gets at least one tile after a head of up to 15 elements. */
-__host__ inline size_t row_group_parts(size_t length, size_t row_bytes, size_t count, size_t grid,
-                                       size_t tile_elements) {
-  const size_t most = detail::row_group_most_parts(row_bytes);
-  size_t parts = row_bytes / row_group_bytes;
+ * bytes, a kernel whose filling grid has `grid` blocks and whose
+ * block-wide tile holds `tile_elements` elements: every part gets at least
+ * one tile after a head of up to 15 elements. */
+__host__ inline size_t row_group_parts(const policy_values &p, size_t length, size_t row_bytes, size_t count,
+                                       size_t grid, size_t tile_elements) {
+  const size_t most = detail::row_group_most_parts(p, row_bytes);
+  size_t parts = row_bytes / p.row_group_bytes;
   if (count < grid && count * parts < grid)
     parts = detail::ceil_div(grid, count);
   parts = parts < most ? parts : most;
@@ -716,12 +775,12 @@ struct row_tiles {
   /* The tiles for rows of elements of `bytes`, results of `acc_bytes` and K
    * loads per lane and round (the kernel's, from its architecture's tuning);
    * wide rows also set their lanes. */
-  __host__ void set_rounds(size_t bytes, size_t acc_bytes, int K, bool wide);
+  __host__ void set_rounds(const policy_values &p, size_t bytes, size_t acc_bytes, int K, bool wide);
 };
 
-__host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K, bool wide) {
+__host__ inline void row_tiles::set_rounds(const policy_values &p, size_t bytes, size_t acc_bytes, int K, bool wide) {
   if (wide) {
-    lanes = detail::wide_row_lanes(row_groups);
+    lanes = detail::wide_row_lanes(p, row_groups);
     tile_rows = 32 / lanes;
   } else if (row_groups == 0)
     tile_rows = (size_t)32 * detail::short_rows_per_lane(length * bytes, acc_bytes);
@@ -732,16 +791,14 @@ __host__ inline void row_tiles::set_rounds(size_t bytes, size_t acc_bytes, int K
   tiles = detail::ceil_div(count, tile_rows);
 }
 
-/* Whether rows of `length` elements of `size` bytes in `in` line up with
- * groups of U elements; fills *t but its tiles (set_rounds) when they do.
- * For rows past row_tiles_max_bytes the caller checks enough_long_rows. */
-template <class Source>
-__host__ __forceinline__ bool plan_row_tiles(const Source &in, size_t size, size_t length, size_t count, int U,
-                                             row_tiles *t) {
-  size_t head = 0;
-  if (U <= 0 || length == 0 || count == 0 ||
-      length * size > long_row_tiles_max_bytes ||
-      !detail::vector_head(in, size, length * count, &head) || head != 0 || (length % U != 0 && U % length != 0))
+/* Whether `count` rows of `length` elements of `size` bytes, which start on
+ * a 16-byte boundary when `aligned`, line up with groups of U elements;
+ * fills *t but its tiles (set_rounds) when they do. For rows past
+ * row_tiles_max_bytes the caller checks enough_long_rows. */
+__host__ inline bool plan_row_tiles(const policy_values &p, bool aligned, size_t size, size_t length, size_t count,
+                                    int U, row_tiles *t) {
+  if (U <= 0 || length == 0 || count == 0 || length * size > p.long_row_tiles_max_bytes || !aligned ||
+      (length % U != 0 && U % length != 0))
     return false;
   t->length = length;
   t->count = count;
@@ -756,33 +813,221 @@ __host__ __forceinline__ bool plan_row_tiles(const Source &in, size_t size, size
 
 /* The form for rows of groups of `group_bytes`; ordered rows of
  * warp_runs_min_bytes or more take run_rows. */
-__host__ __device__ inline row_form form_of(const row_tiles &t, bool commutative, int group_bytes) {
+__host__ __device__ inline row_form form_of(const policy_values &p, const row_tiles &t, bool commutative,
+                                            int group_bytes) {
   return t.row_groups == 0                                                     ? short_rows
          : t.chunks == 1                                                       ? grouped_rows
-         : commutative && t.row_groups <= wide_rows_max_groups                 ? wide_rows
-         : !commutative && t.row_groups * group_bytes >= warp_runs_min_bytes ? run_rows
+         : commutative && t.row_groups <= p.wide_rows_max_groups               ? wide_rows
+         : !commutative && t.row_groups * group_bytes >= p.warp_runs_min_bytes ? run_rows
                                                                                : long_rows;
 }
 
 /* The grid of a row-tile launch of `blocks` blocks (a block per 8 tiles),
  * where `grid` fills the device, `sms` SMs: every block, each taking its
- * tiles once, when there are many waves of them and at least 3 fit an SM,
- * else the grid that fills the device, its warps striding over the tiles.
- * The device dispatches blocks in order, so the reads stay together; strided
- * warps drift apart. H100 at 2^28, one lease: int and float rows of 4 to
- * 1024 elements 1.02 to 1.07 times as fast (rows of 4 and 16 431.6 and
- * 373.2 us, under CUB's fixed-size 435.6 and 375.7; rows of 1024 344.8 us,
- * under bench.cu's read-ceiling kernel, 347.4), Welford rows of 4 to 256
- * 1.00 to 1.13; max-subarray rows of 1024 (run rows, 2 blocks an SM) lost
- * 12 %, and at 2^22 (2 waves) most shapes lost 1 to 5 %. Short rows of
- * staged results, which write more than they read (dense_short_rows_pay),
- * take every block at any count (`every_tile`): at 2^22, Welford rows of 1
- * went from 29.7 to 27.3 us. */
-__host__ inline unsigned int row_tiles_grid(size_t blocks, int grid, int sms, bool every_tile) {
-  const size_t waves = 16, all = blocks < 0x7fffffff ? blocks : 0x7fffffff;
-  return every_tile || (blocks >= waves * (size_t)grid && grid >= 3 * sms) ? (unsigned int)all
-         : blocks < (size_t)grid                            ? (unsigned int)blocks
-                                                            : (unsigned int)grid;
+ * tiles once, when there are row_tiles_waves waves of them or more and at
+ * least row_tiles_blocks_per_sm fit an SM, else the grid that fills the
+ * device, its warps striding over the tiles. The device dispatches blocks
+ * in order, so the reads stay together; strided warps drift apart, but
+ * fewer, longer-lived blocks hide more latency where there are few waves
+ * or few blocks an SM. Short rows of staged results, which write more than
+ * they read (dense_short_rows_pay), take every block at any count
+ * (`every_tile`): their stores, not their loads, are what must stay
+ * together. */
+__host__ inline unsigned int row_tiles_grid(const policy_values &p, size_t blocks, int grid, int sms,
+                                            bool every_tile) {
+  const size_t all = blocks < 0x7fffffff ? blocks : 0x7fffffff;
+  return every_tile || (blocks >= p.row_tiles_waves * (size_t)grid && grid >= p.row_tiles_blocks_per_sm * sms)
+             ? (unsigned int)all
+         : blocks < (size_t)grid ? (unsigned int)blocks
+                                 : (unsigned int)grid;
+}
+
+/* ---- M_R_rows: which kernel reduces the rows ---- */
+
+/* The kernels `_rows` may launch. */
+enum class rows_kernel { row_groups, row_blocks, row_tiles, rows, split_rows };
+
+/* What `_rows` launches: nothing (no rows), the flat reduction (one row
+ * that needs scratch), or one of the kernels above with its grid and
+ * block (config). */
+enum class rows_route { none, flat, row_blocks, row_groups, row_tiles, rows, split_rows };
+struct rows_plan {
+  rows_route route;
+  LaunchConfig config; /* of the kernel launched */
+  unsigned int grid;
+  row_tiles tiles;     /* row_blocks and row_tiles */
+  int form;            /* row_tiles: the row_form */
+  size_t parts;        /* row_groups: blocks a row */
+};
+
+/* The rows' shape as `_rows` sees it. */
+struct rows_shape {
+  size_t num_rows, row_length;
+  read_shape read;
+  bool aligned;    /* the rows start on 16-byte boundaries (the vector path's head is 0) */
+  bool scratch;    /* _rows_temp_bytes is not 0 */
+};
+
+/* Scratch slots (a flag and a partial each) that `_rows` may use: none
+ * where every row fits a block's chunk (rows never cross blocks), else the
+ * flat reduction's max_grid, or a slot per block of every row's group
+ * where that is more. Its values bound every architecture's plan, since
+ * the temp_bytes functions know no device: the row groups' bounds
+ * (row_group_min_bytes, row_group_max_parts) are the same on every one. */
+__host__ inline size_t rows_scratch_slots(const policy_values &p, size_t num_rows, size_t row_length, size_t size) {
+  if (!num_rows || row_length <= detail::segment_chunk_min(p, size))
+    return 0;
+  if (num_rows == 1 || row_length > SIZE_MAX / size || row_length * size <= p.long_row_tiles_max_bytes)
+    return max_grid;
+  const size_t parts = detail::row_group_most_parts(p, row_length * size);
+  if (num_rows > row_groups_max_blocks / parts)
+    return max_grid;
+  return num_rows * parts > max_grid ? num_rows * parts : max_grid;
+}
+
+/* The plan of `_rows` for an operator Op. config(kernel, form, &c) gives
+ * what dispatch knows of a kernel (for row_tiles, of the build of that
+ * row_form), and is asked only for the kernels the plan weighs, since
+ * asking loads the kernel. The policy is that of each kernel's
+ * architecture. An error from config is returned as it is. */
+template <class Op, class Config>
+__host__ cudaError_t plan_rows(const rows_shape &s, Config &&config, rows_plan *out) {
+  typedef typename Op::acc_type A;
+  const size_t num_rows = s.num_rows, row_length = s.row_length, size = s.read.size;
+  const size_t row_bytes = row_length * size;
+  const int U = s.read.per_group, GROUP = s.read.group_bytes;
+  rows_plan plan{};
+  cudaError_t err;
+  if (num_rows == 0) {
+    plan.route = rows_route::none;
+    *out = plan;
+    return cudaSuccess;
+  }
+  LaunchConfig c;
+  /* a group of blocks per row (reduce_row_groups); false where the launch
+   * would pass the grid's limit */
+  auto in_groups = [&](bool *taken) -> cudaError_t {
+    *taken = false;
+    const cudaError_t e = config(rows_kernel::row_groups, 0, &c);
+    if (e != cudaSuccess)
+      return e;
+    const policy_values p = policy_for(c.arch);
+    const size_t parts = detail::row_group_parts(p, row_length, row_bytes, num_rows, (size_t)c.grid,
+                                                 detail::block_tile_elements(c.block, c.items, GROUP, U, size));
+    if (num_rows > row_groups_max_blocks / parts)
+      return cudaSuccess;
+    plan.route = rows_route::row_groups;
+    plan.config = c;
+    plan.parts = parts;
+    plan.grid = (unsigned int)(num_rows * parts);
+    *taken = true;
+    return cudaSuccess;
+  };
+  bool taken = false;
+  /* long rows: the policy of the row-group kernel's architecture, the
+   * kernel all of them may take */
+  if ((err = config(rows_kernel::row_groups, 0, &c)) != cudaSuccess)
+    return err;
+  const policy_values pg = policy_for(c.arch);
+  const bool tiles_first = num_rows > 1 && detail::row_tiles_first(pg, row_bytes, num_rows, sizeof(A), Op::commutative);
+  const bool groups_take =
+      num_rows > 1 && !tiles_first && detail::row_groups_take(pg, row_bytes, sizeof(A), Op::commutative);
+  /* of those, rows of one block tile at most, for commutative accumulators
+   * of up to 8 bytes: a block each in a kernel of few registers, where the
+   * row-group kernel's fit half as many blocks an SM */
+  if (groups_take && detail::row_blocks_pay<Op>() && num_rows <= 0x7fffffff) {
+    row_tiles one_tile;
+    if (detail::plan_row_tiles(pg, s.aligned, size, row_length, num_rows, U, &one_tile)) {
+      if ((err = config(rows_kernel::row_blocks, 0, &c)) != cudaSuccess)
+        return err;
+      if (one_tile.row_groups <= (size_t)c.block * detail::groups_per_lane(c.items, GROUP)) {
+        plan.route = rows_route::row_blocks;
+        plan.config = c;
+        plan.tiles = one_tile;
+        plan.grid = (unsigned int)num_rows;
+        *out = plan;
+        return cudaSuccess;
+      }
+    }
+  }
+  if (groups_take) {
+    if ((err = in_groups(&taken)) != cudaSuccess)
+      return err;
+    if (taken) {
+      *out = plan;
+      return cudaSuccess;
+    }
+  }
+  bool too_few_for_tiles = false;
+  row_tiles tiles;
+  if (!detail::ordered_rows_take_segments(pg, Op::commutative, row_bytes, num_rows * row_length, size) &&
+      detail::plan_row_tiles(pg, s.aligned, size, row_length, num_rows, U, &tiles)) {
+    int form = (int)detail::form_of(pg, tiles, Op::commutative, GROUP);
+    if (form == (int)row_form::short_rows && detail::dense_short_rows_pay<A>()) {
+      if ((err = config(rows_kernel::row_tiles, (int)row_form::dense_short_rows, &c)) != cudaSuccess)
+        return err;
+      if (!c.local)
+        form = (int)row_form::dense_short_rows;
+    }
+    if (form != (int)row_form::dense_short_rows && (err = config(rows_kernel::row_tiles, form, &c)) != cudaSuccess)
+      return err;
+    /* ordered rows of a power of two groups past 32 that a warp's runs
+     * cover with this tuning's loads take the grouped tiles */
+    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
+        tiles.row_groups <= detail::grouped_rows_max_groups<Op>(detail::groups_per_lane(c.items, GROUP))) {
+      form = (int)row_form::grouped_rows;
+      tiles.lanes = (unsigned int)tiles.row_groups;
+      tiles.chunks = 1;
+      if ((err = config(rows_kernel::row_tiles, form, &c)) != cudaSuccess)
+        return err;
+    }
+    const policy_values p = policy_for(c.arch);
+    /* too few long rows take the split path, which gives every SM a share of each */
+    if (row_bytes <= p.row_tiles_max_bytes || detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
+      tiles.set_rounds(p, size, sizeof(A), detail::groups_per_lane(c.items, GROUP), form == (int)row_form::wide_rows);
+      const size_t blocks = detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
+      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
+                              detail::staged_stores<A>();
+      plan.route = rows_route::row_tiles;
+      plan.config = c;
+      plan.tiles = tiles;
+      plan.form = form;
+      plan.grid = detail::row_tiles_grid(p, blocks, c.grid, c.sms, every_tile);
+      *out = plan;
+      return cudaSuccess;
+    }
+    too_few_for_tiles = num_rows > 1 && !groups_take;
+  }
+  /* rows up to long_row_tiles_max_bytes that the tiles would take but for
+   * their count: a block each, where the split path would share each row
+   * between blocks; and the rows of long_row_tiles_max_bytes that tried
+   * the tiles first, where the tiles did not take them */
+  if (too_few_for_tiles || tiles_first) {
+    if ((err = in_groups(&taken)) != cudaSuccess)
+      return err;
+    if (taken) {
+      *out = plan;
+      return cudaSuccess;
+    }
+  }
+  /* one row that needs scratch is the flat reduction, whose blocks take
+   * tiles in turn, where the split kernel's would take a contiguous chunk
+   * each */
+  if (num_rows == 1 && s.scratch) {
+    plan.route = rows_route::flat;
+    *out = plan;
+    return cudaSuccess;
+  }
+  /* rows that only the block path reduces take the kernel made for them */
+  const bool split = row_length > detail::segment_warp_max(pg, size);
+  if ((err = config(split ? rows_kernel::split_rows : rows_kernel::rows, 0, &c)) != cudaSuccess)
+    return err;
+  const size_t blocks = detail::ceil_div(num_rows * row_length, detail::segment_chunk_min(policy_for(c.arch), size));
+  plan.route = split ? rows_route::split_rows : rows_route::rows;
+  plan.config = c;
+  plan.grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
+  *out = plan;
+  return cudaSuccess;
 }
 
 } // namespace detail
@@ -2914,18 +3159,9 @@ __device__ __forceinline__ void reduce_row_tiles(typename input_of<Op>::source i
 /* In the module's namespace, so that no declaration of the user's can meet them. */
 namespace params::detail {
 
-/* The largest grid: it bounds the partials in the temporary storage. */
-const unsigned int max_grid = 2048;
-
-struct LaunchConfig {
-  int block, items, grid, sms;
-  bool local; /* the kernel uses local memory (spills, for our kernels) */
-};
-
-/* Block size, items per thread, the grid that fills the current device, its
- * SM count and whether the kernel uses local memory, found once per device
- * and kernel. They are packed into one word, so
- * concurrent first calls race harmlessly. */
+/* What a plan needs to know of a kernel on the current device
+ * (LaunchConfig), found once per device and kernel. It is packed into one
+ * word, so concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
@@ -2950,13 +3186,16 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+    /* block < 2^16, items_per_thread <= 64, ptxVersion < 2^8, max_grid < 2^15 */
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 |
+           (unsigned long long)(attr.ptxVersion & 0xff) << 24 | grid << 32 |
            (unsigned long long)(attr.localSizeBytes > 0) << 47 | (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
-  out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fff); /* max_grid < 2^15 */
+  out->items = (int)((word >> 16) & 0xff);
+  out->arch = (int)((word >> 24) & 0xff);
+  out->grid = (int)((word >> 32) & 0x7fff);
   out->local = (word >> 47) & 1;
   out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
@@ -3030,26 +3269,12 @@ static cudaError_t params_scaled_launch(const float *d_in, size_t n, const Scale
   cudaError_t err = params::detail::launch_config((const void *)params_scaled_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && params::detail::vector_head(params::detail::scaled_op::source{d_in, *params}, params::detail::scaled_op::element_bytes, n, &head);
-  size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)(vector ? params::detail::groups_per_lane(c.items, 16)
-                                                      : params::detail::element_groups_per_lane(c.items, params::detail::scaled_op::element_bytes));
-  size_t needed = params::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket and the one before it the sum word
-   * (packs_in_ticket), and the tail may take the partial after the last
-   * block's */
-  const size_t most = (size_t)c.grid < params::detail::max_grid - 2 ? (size_t)c.grid : params::detail::max_grid - 2;
-  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
-  /* only the blocks that get a share: whole tiles per block (commutative),
-   * groups per warp (ordered) */
-  const size_t warps = (size_t)c.block / 32;
-  if (needed > 0)
-    grid = (unsigned int)(params::detail::scaled_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
-                                             : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
+  const bool vector = 4 > 0 && params::detail::vector_head(params::detail::scaled_op::source{d_in, *params}, params::detail::scaled_op::element_bytes, n, &head);
+  const params::detail::flat_plan plan =
+      params::detail::plan_flat(n, head, vector, {4, 16, params::detail::scaled_op::element_bytes}, c, params::detail::scaled_op::commutative);
   const params::detail::temp_slots<float> t = params::detail::temp_slots_in<float>(d_temp);
-  params_scaled_kernel<<<grid, c.block, 0, stream>>>(params::detail::scaled_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
+  params_scaled_kernel<<<plan.grid, c.block, 0, stream>>>(params::detail::scaled_op::source{d_in, *params}, n, head, vector, d_out, t.partials, t.flags,
                                                   t.flags + params::detail::max_grid - 1, params::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
@@ -3109,26 +3334,12 @@ static cudaError_t params_lastmax_launch(const float *d_in, size_t n, Pick *d_ou
   cudaError_t err = params::detail::launch_config((const void *)params_lastmax_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && params::detail::vector_head(d_in, 4, n, &head);
-  size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)(vector ? params::detail::groups_per_lane(c.items, 16)
-                                                      : params::detail::element_groups_per_lane(c.items, 4));
-  size_t needed = params::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket and the one before it the sum word
-   * (packs_in_ticket), and the tail may take the partial after the last
-   * block's */
-  const size_t most = (size_t)c.grid < params::detail::max_grid - 2 ? (size_t)c.grid : params::detail::max_grid - 2;
-  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
-  /* only the blocks that get a share: whole tiles per block (commutative),
-   * groups per warp (ordered) */
-  const size_t warps = (size_t)c.block / 32;
-  if (needed > 0)
-    grid = (unsigned int)(params::detail::lastmax_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
-                                             : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
+  const bool vector = 4 > 0 && params::detail::vector_head(d_in, 4, n, &head);
+  const params::detail::flat_plan plan =
+      params::detail::plan_flat(n, head, vector, {4, 16, 4}, c, params::detail::lastmax_op::commutative);
   const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
-  params_lastmax_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+  params_lastmax_kernel<<<plan.grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
                                                   t.flags + params::detail::max_grid - 1, params::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
@@ -3216,13 +3427,103 @@ params_lastmax_row_tiles_kernel(const float *in, params::detail::row_tiles tiles
       in, tiles, out);
 }
 
+/* Launches the segmented kernel: every block of the grid that fills the
+ * device, since the lengths are on the device (every block reads them,
+ * and blocks past the elements return at once). */
+static cudaError_t params_lastmax_segmented_launch(const float *d_in, const long long *d_offsets, size_t num_segments,
+                                              Pick *d_out, void *d_temp, cudaStream_t stream) {
+  static unsigned long long cache[64];
+  params::detail::LaunchConfig c;
+  cudaError_t err = params::detail::launch_config((const void *)params_lastmax_segmented_kernel, cache, &c);
+  if (err != cudaSuccess)
+    return err;
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
+  params_lastmax_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
+      d_in, params::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      params::detail::next_tag());
+  return cudaGetLastError();
+}
+
+/* Launches what plan_rows chose. */
+static cudaError_t params_lastmax_rows_launch(const float *d_in, size_t num_rows, size_t row_length, Pick *d_out,
+                                         void *d_temp, size_t temp_bytes, bool scratch, cudaStream_t stream) {
+  static unsigned long long groups_cache[64], blocks_cache[64], tiles_cache[6][64], rows_cache[64], split_cache[64];
+  using params::detail::row_form;
+  using params::detail::rows_kernel;
+  using params::detail::rows_route;
+  typedef void (*tiles_kernel)(const float *in, params::detail::row_tiles, Pick *);
+  /* wide rows are for commutative operators, run rows for ordered ones:
+   * the slot an operator never takes repeats long rows; dense short rows
+   * repeat short rows where they do not pay */
+  const tiles_kernel tiles_kernels[6] = {
+      params_lastmax_row_tiles_kernel<row_form::short_rows>, params_lastmax_row_tiles_kernel<row_form::grouped_rows>,
+      params_lastmax_row_tiles_kernel<row_form::long_rows>,
+      params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+      params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::long_rows : row_form::run_rows>,
+      params_lastmax_row_tiles_kernel<params::detail::dense_short_rows_pay<Pick>() ? row_form::dense_short_rows
+                                                                               : row_form::short_rows>};
+  auto config = [&](rows_kernel k, int form, params::detail::LaunchConfig *c) -> cudaError_t {
+    switch (k) {
+    case rows_kernel::row_groups:
+      return params::detail::launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, c);
+    case rows_kernel::row_blocks:
+      return params::detail::launch_config((const void *)params_lastmax_row_blocks_kernel, blocks_cache, c);
+    case rows_kernel::row_tiles:
+      return params::detail::launch_config((const void *)tiles_kernels[form], tiles_cache[form], c);
+    case rows_kernel::rows:
+      return params::detail::launch_config((const void *)params_lastmax_rows_kernel, rows_cache, c);
+    case rows_kernel::split_rows:
+      return params::detail::launch_config((const void *)params_lastmax_split_rows_kernel, split_cache, c);
+    }
+    return cudaErrorInvalidValue;
+  };
+  size_t head = 0;
+  const bool aligned = params::detail::vector_head(d_in, 4, num_rows * row_length, &head) && head == 0;
+  const params::detail::rows_shape shape = {num_rows, row_length, {4, 16, 4}, aligned, scratch};
+  params::detail::rows_plan plan;
+  cudaError_t err = params::detail::plan_rows<params::detail::lastmax_op>(shape, config, &plan);
+  if (err != cudaSuccess)
+    return err;
+  const unsigned int block = (unsigned int)plan.config.block;
+  switch (plan.route) {
+  case rows_route::none:
+    return cudaSuccess;
+  case rows_route::flat:
+    return params_lastmax_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
+  case rows_route::row_blocks:
+    params_lastmax_row_blocks_kernel<<<plan.grid, block, 0, stream>>>(d_in, plan.tiles, d_out);
+    break;
+  case rows_route::row_groups: {
+    /* a slot per block where a row has several (no scratch for one) */
+    const params::detail::temp_slots<Pick> t =
+        plan.parts > 1 ? params::detail::temp_slots_in<Pick>(d_temp, plan.grid) : params::detail::temp_slots<Pick>{};
+    params_lastmax_row_groups_kernel<<<plan.grid, block, 0, stream>>>(
+        d_in, params::detail::row_groups{row_length, num_rows, (unsigned int)plan.parts}, d_out, t.partials,
+        t.flags, params::detail::next_tag());
+    break;
+  }
+  case rows_route::row_tiles:
+    tiles_kernels[plan.form]<<<plan.grid, block, 0, stream>>>(d_in, plan.tiles, d_out);
+    break;
+  case rows_route::rows:
+  case rows_route::split_rows: {
+    const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
+    (plan.route == rows_route::split_rows ? params_lastmax_split_rows_kernel : params_lastmax_rows_kernel)<<<plan.grid, block, 0,
+                                                                                                   stream>>>(
+        d_in, params::detail::row_offsets{row_length, num_rows}, d_out, t.partials, t.flags,
+        params::detail::next_tag());
+    break;
+  }
+  }
+  return cudaGetLastError();
+}
+
 extern "C" size_t params_lastmax_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
 }
 
 extern "C" cudaError_t params_lastmax_segmented(const float *d_in, const long long *d_offsets, size_t num_segments,
                                             Pick *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream) {
-  static unsigned long long cache[64];
   const size_t needed = params_lastmax_segmented_temp_bytes(num_segments);
   if (temp_bytes < needed || (needed && !d_temp) || (uintptr_t)d_in % alignof(float) != 0 ||
       (uintptr_t)d_offsets % alignof(long long) != 0 || (uintptr_t)d_out % alignof(Pick) != 0)
@@ -3231,39 +3532,16 @@ extern "C" cudaError_t params_lastmax_segmented(const float *d_in, const long lo
     return cudaSuccess;
   if (!d_in || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  params::detail::LaunchConfig c;
-  cudaError_t err = params::detail::launch_config((const void *)params_lastmax_segmented_kernel, cache, &c);
-  if (err != cudaSuccess)
-    return err;
-  /* the lengths are on the device: every block reads them, and blocks past
-   * the elements return at once */
-  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
-  params_lastmax_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      d_in, params::detail::csr_offsets<long long>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      params::detail::next_tag());
-  return cudaGetLastError();
+  return params_lastmax_segmented_launch(d_in, d_offsets, num_segments, d_out, d_temp, stream);
 }
 
 extern "C" size_t params_lastmax_rows_temp_bytes(size_t num_rows, size_t row_length) {
-  /* rows that fit in a block's chunk never cross blocks: no scratch */
-  if (!num_rows || row_length <= params::detail::segment_chunk_min(4))
-    return 0;
-  const size_t flat = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick));
-  if (num_rows == 1 || row_length > SIZE_MAX / 4 ||
-      row_length * 4 <= params::detail::long_row_tiles_max_bytes)
-    return flat;
-  /* a slot per block of every row's group, at most; past a grid's worth
-   * of blocks the split kernel takes them, with the flat amount */
-  const size_t parts = params::detail::row_group_most_parts(row_length * 4);
-  if (num_rows > params::detail::row_groups_max_blocks / parts)
-    return flat;
-  const size_t groups = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
-  return groups > flat ? groups : flat;
+  const size_t slots = params::detail::rows_scratch_slots(params::detail::compiled_policy, num_rows, row_length, 4);
+  return slots ? params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick), slots) : 0;
 }
 
 extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, size_t row_length, Pick *d_out,
                                        void *d_temp, size_t temp_bytes, cudaStream_t stream) {
-  static unsigned long long cache[64];
   const size_t needed = params_lastmax_rows_temp_bytes(num_rows, row_length);
   if (temp_bytes < needed || (needed && !d_temp) || (uintptr_t)d_in % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(Pick) != 0 || (row_length && num_rows > SIZE_MAX / row_length))
@@ -3272,142 +3550,7 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
     return cudaSuccess;
   if ((row_length && !d_in) || !d_out)
     return cudaErrorInvalidValue;
-  params::detail::LaunchConfig c;
-  cudaError_t err;
-  /* a group of blocks per row (reduce_row_groups); *launched stays false
-   * where the launch would pass the grid's limit */
-  auto in_groups = [&](bool *launched) -> cudaError_t {
-    static unsigned long long groups_cache[64];
-    cudaError_t e = params::detail::launch_config((const void *)params_lastmax_row_groups_kernel, groups_cache, &c);
-    if (e != cudaSuccess)
-      return e;
-    const size_t parts = params::detail::row_group_parts(
-        row_length, row_length * 4, num_rows, (size_t)c.grid,
-        params::detail::block_tile_elements(c.block, c.items, 16, 4, 4));
-    if (num_rows > params::detail::row_groups_max_blocks / parts)
-      return cudaSuccess;
-    /* a slot per block where a row has several (no scratch for one) */
-    const size_t slots = num_rows * parts;
-    const params::detail::temp_slots<Pick> t = parts > 1 ? params::detail::temp_slots_in<Pick>(d_temp, slots) : params::detail::temp_slots<Pick>{};
-    params_lastmax_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-        d_in, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, params::detail::next_tag());
-    *launched = true;
-    return cudaGetLastError();
-  };
-  bool launched = false;
-  /* long rows */
-  const bool tiles_first =
-      num_rows > 1 && params::detail::row_tiles_first(row_length * 4, num_rows, sizeof(Pick), params::detail::lastmax_op::commutative);
-  const bool groups_take =
-      num_rows > 1 && !tiles_first && params::detail::row_groups_take(row_length * 4, sizeof(Pick), params::detail::lastmax_op::commutative);
-  /* of those, rows of one block tile at most, for commutative accumulators
-   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
-   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
-   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
-   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
-   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
-  if (groups_take && params::detail::row_blocks_pay<params::detail::lastmax_op>() && num_rows <= 0x7fffffff) {
-    params::detail::row_tiles one_tile;
-    if (params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &one_tile)) {
-      static unsigned long long blocks_cache[64];
-      err = params::detail::launch_config((const void *)params_lastmax_row_blocks_kernel, blocks_cache, &c);
-      if (err != cudaSuccess)
-        return err;
-      if (one_tile.row_groups <= (size_t)c.block * params::detail::groups_per_lane(c.items, 16)) {
-        params_lastmax_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(d_in, one_tile, d_out);
-        return cudaGetLastError();
-      }
-    }
-  }
-  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
-    return err;
-  bool too_few_for_tiles = false;
-  params::detail::row_tiles tiles;
-  const bool segments_take = params::detail::ordered_rows_take_segments(params::detail::lastmax_op::commutative, row_length * 4,
-                                                                        num_rows * row_length, 4);
-  if (!segments_take && params::detail::plan_row_tiles(d_in, 4, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[6][64];
-    using params::detail::row_form;
-    typedef void (*tiles_kernel)(const float *in, params::detail::row_tiles, Pick *);
-    /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows; dense short rows
-     * repeat short rows where they do not pay */
-    const tiles_kernel kernels[6] = {
-        params_lastmax_row_tiles_kernel<row_form::short_rows>, params_lastmax_row_tiles_kernel<row_form::grouped_rows>,
-        params_lastmax_row_tiles_kernel<row_form::long_rows>,
-        params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        params_lastmax_row_tiles_kernel<params::detail::lastmax_op::commutative ? row_form::long_rows : row_form::run_rows>,
-        params_lastmax_row_tiles_kernel<params::detail::dense_short_rows_pay<Pick>() ? row_form::dense_short_rows
-                                                                                 : row_form::short_rows>};
-    int form = (int)params::detail::form_of(tiles, params::detail::lastmax_op::commutative, 16);
-    if (form == (int)row_form::short_rows && params::detail::dense_short_rows_pay<Pick>()) {
-      err = params::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
-                          tiles_cache[row_form::dense_short_rows], &c);
-      if (err != cudaSuccess)
-        return err;
-      if (!c.local)
-        form = (int)row_form::dense_short_rows;
-    }
-    if (form != (int)row_form::dense_short_rows) {
-      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
-      if (err != cudaSuccess)
-        return err;
-    }
-    /* ordered rows of a power of two groups past 32 that a warp's runs
-     * cover with this tuning's loads take the grouped tiles */
-    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
-        tiles.row_groups <= params::detail::grouped_rows_max_groups<params::detail::lastmax_op>(
-                                params::detail::groups_per_lane(c.items, 16))) {
-      form = (int)row_form::grouped_rows;
-      tiles.lanes = (unsigned int)tiles.row_groups;
-      tiles.chunks = 1;
-      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
-      if (err != cudaSuccess)
-        return err;
-    }
-    /* too few long rows take the split path, which gives every SM a share of each */
-    if (row_length * 4 <= params::detail::row_tiles_max_bytes ||
-        params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(4, sizeof(Pick), params::detail::groups_per_lane(c.items, 16),
-                       form == (int)row_form::wide_rows);
-      const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              params::detail::staged_stores<Pick>();
-      kernels[form]<<<params::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
-          d_in, tiles, d_out);
-      return cudaGetLastError();
-    }
-    too_few_for_tiles = num_rows > 1 && !groups_take;
-  }
-  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
-   * block each, where the split path shares each row between blocks (H200
-   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
-   * rows of 64 KiB that tried the tiles first, where the tiles did not take
-   * them */
-  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
-    return err;
-  /* one row that needs scratch is the flat reduction, whose blocks take
-   * tiles in turn; the split kernel's take a contiguous chunk each (H100,
-   * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
-  if (num_rows == 1 && needed)
-    return params_lastmax_enqueue(d_in, row_length, d_out, d_temp, temp_bytes, stream, false);
-  /* rows that only the block path reduces take the kernel made for them */
-  static unsigned long long split_cache[64];
-  const bool split = row_length > params::detail::segment_warp_max(4);
-  typedef void (*rows_kernel)(const float *in, params::detail::row_offsets, Pick *, Pick *, unsigned long long *,
-                              unsigned long long);
-  const rows_kernel kernel = split ? params_lastmax_split_rows_kernel : params_lastmax_rows_kernel;
-  err = params::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
-  if (err != cudaSuccess)
-    return err;
-  const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(4));
-  const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
-  kernel<<<grid, c.block, 0, stream>>>(d_in, params::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, params::detail::next_tag());
-  return cudaGetLastError();
+  return params_lastmax_rows_launch(d_in, num_rows, row_length, d_out, d_temp, temp_bytes, needed > 0, stream);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
@@ -3463,26 +3606,12 @@ static cudaError_t params_lastabove_launch(const float *d_in0, const float *d_in
   cudaError_t err = params::detail::launch_config((const void *)params_lastabove_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t per_group = 4;
   size_t head = 0;
-  bool vector = per_group > 0 && params::detail::vector_head(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, n, &head);
-  size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)(vector ? params::detail::groups_per_lane(c.items, 32)
-                                                      : params::detail::element_groups_per_lane(c.items, params::detail::lastabove_op::element_bytes));
-  size_t needed = params::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket and the one before it the sum word
-   * (packs_in_ticket), and the tail may take the partial after the last
-   * block's */
-  const size_t most = (size_t)c.grid < params::detail::max_grid - 2 ? (size_t)c.grid : params::detail::max_grid - 2;
-  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
-  /* only the blocks that get a share: whole tiles per block (commutative),
-   * groups per warp (ordered) */
-  const size_t warps = (size_t)c.block / 32;
-  if (needed > 0)
-    grid = (unsigned int)(params::detail::lastabove_op::commutative ? params::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
-                                             : params::detail::ceil_div(params::detail::busy_parts(groups, grid * warps), warps));
+  const bool vector = 4 > 0 && params::detail::vector_head(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, n, &head);
+  const params::detail::flat_plan plan =
+      params::detail::plan_flat(n, head, vector, {4, 32, params::detail::lastabove_op::element_bytes}, c, params::detail::lastabove_op::commutative);
   const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
-  params_lastabove_kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, n, head, vector, d_out, t.partials, t.flags,
+  params_lastabove_kernel<<<plan.grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, n, head, vector, d_out, t.partials, t.flags,
                                                   t.flags + params::detail::max_grid - 1, params::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
@@ -3570,13 +3699,103 @@ params_lastabove_row_tiles_kernel(params::detail::lastabove_op::source in, param
       in, tiles, out);
 }
 
+/* Launches the segmented kernel: every block of the grid that fills the
+ * device, since the lengths are on the device (every block reads them,
+ * and blocks past the elements return at once). */
+static cudaError_t params_lastabove_segmented_launch(const float *d_in0, const float *d_in1, const int *d_offsets, size_t num_segments, const Scale *params,
+                                              Pick *d_out, void *d_temp, cudaStream_t stream) {
+  static unsigned long long cache[64];
+  params::detail::LaunchConfig c;
+  cudaError_t err = params::detail::launch_config((const void *)params_lastabove_segmented_kernel, cache, &c);
+  if (err != cudaSuccess)
+    return err;
+  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
+  params_lastabove_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
+      params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
+      params::detail::next_tag());
+  return cudaGetLastError();
+}
+
+/* Launches what plan_rows chose. */
+static cudaError_t params_lastabove_rows_launch(const float *d_in0, const float *d_in1, size_t num_rows, size_t row_length, const Scale *params, Pick *d_out,
+                                         void *d_temp, size_t temp_bytes, bool scratch, cudaStream_t stream) {
+  static unsigned long long groups_cache[64], blocks_cache[64], tiles_cache[6][64], rows_cache[64], split_cache[64];
+  using params::detail::row_form;
+  using params::detail::rows_kernel;
+  using params::detail::rows_route;
+  typedef void (*tiles_kernel)(params::detail::lastabove_op::source in, params::detail::row_tiles, Pick *);
+  /* wide rows are for commutative operators, run rows for ordered ones:
+   * the slot an operator never takes repeats long rows; dense short rows
+   * repeat short rows where they do not pay */
+  const tiles_kernel tiles_kernels[6] = {
+      params_lastabove_row_tiles_kernel<row_form::short_rows>, params_lastabove_row_tiles_kernel<row_form::grouped_rows>,
+      params_lastabove_row_tiles_kernel<row_form::long_rows>,
+      params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::wide_rows : row_form::long_rows>,
+      params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::long_rows : row_form::run_rows>,
+      params_lastabove_row_tiles_kernel<params::detail::dense_short_rows_pay<Pick>() ? row_form::dense_short_rows
+                                                                               : row_form::short_rows>};
+  auto config = [&](rows_kernel k, int form, params::detail::LaunchConfig *c) -> cudaError_t {
+    switch (k) {
+    case rows_kernel::row_groups:
+      return params::detail::launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, c);
+    case rows_kernel::row_blocks:
+      return params::detail::launch_config((const void *)params_lastabove_row_blocks_kernel, blocks_cache, c);
+    case rows_kernel::row_tiles:
+      return params::detail::launch_config((const void *)tiles_kernels[form], tiles_cache[form], c);
+    case rows_kernel::rows:
+      return params::detail::launch_config((const void *)params_lastabove_rows_kernel, rows_cache, c);
+    case rows_kernel::split_rows:
+      return params::detail::launch_config((const void *)params_lastabove_split_rows_kernel, split_cache, c);
+    }
+    return cudaErrorInvalidValue;
+  };
+  size_t head = 0;
+  const bool aligned = params::detail::vector_head(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, num_rows * row_length, &head) && head == 0;
+  const params::detail::rows_shape shape = {num_rows, row_length, {4, 32, params::detail::lastabove_op::element_bytes}, aligned, scratch};
+  params::detail::rows_plan plan;
+  cudaError_t err = params::detail::plan_rows<params::detail::lastabove_op>(shape, config, &plan);
+  if (err != cudaSuccess)
+    return err;
+  const unsigned int block = (unsigned int)plan.config.block;
+  switch (plan.route) {
+  case rows_route::none:
+    return cudaSuccess;
+  case rows_route::flat:
+    return params_lastabove_enqueue(d_in0, d_in1, row_length, params, d_out, d_temp, temp_bytes, stream, false);
+  case rows_route::row_blocks:
+    params_lastabove_row_blocks_kernel<<<plan.grid, block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, plan.tiles, d_out);
+    break;
+  case rows_route::row_groups: {
+    /* a slot per block where a row has several (no scratch for one) */
+    const params::detail::temp_slots<Pick> t =
+        plan.parts > 1 ? params::detail::temp_slots_in<Pick>(d_temp, plan.grid) : params::detail::temp_slots<Pick>{};
+    params_lastabove_row_groups_kernel<<<plan.grid, block, 0, stream>>>(
+        params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_groups{row_length, num_rows, (unsigned int)plan.parts}, d_out, t.partials,
+        t.flags, params::detail::next_tag());
+    break;
+  }
+  case rows_route::row_tiles:
+    tiles_kernels[plan.form]<<<plan.grid, block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, plan.tiles, d_out);
+    break;
+  case rows_route::rows:
+  case rows_route::split_rows: {
+    const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
+    (plan.route == rows_route::split_rows ? params_lastabove_split_rows_kernel : params_lastabove_rows_kernel)<<<plan.grid, block, 0,
+                                                                                                   stream>>>(
+        params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_offsets{row_length, num_rows}, d_out, t.partials, t.flags,
+        params::detail::next_tag());
+    break;
+  }
+  }
+  return cudaGetLastError();
+}
+
 extern "C" size_t params_lastabove_segmented_temp_bytes(size_t num_segments) {
   return num_segments ? params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick)) : 0;
 }
 
 extern "C" cudaError_t params_lastabove_segmented(const float *d_in0, const float *d_in1, const int *d_offsets, size_t num_segments, const Scale *params,
                                             Pick *d_out, void *d_temp, size_t temp_bytes, cudaStream_t stream) {
-  static unsigned long long cache[64];
   const size_t needed = params_lastabove_segmented_temp_bytes(num_segments);
   if (temp_bytes < needed || (needed && !d_temp) || (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 ||
       (uintptr_t)d_offsets % alignof(int) != 0 || (uintptr_t)d_out % alignof(Pick) != 0 || !params || (uintptr_t)params % alignof(Scale) != 0)
@@ -3585,39 +3804,16 @@ extern "C" cudaError_t params_lastabove_segmented(const float *d_in0, const floa
     return cudaSuccess;
   if ((!d_in0 || !d_in1) || !d_offsets || !d_out)
     return cudaErrorInvalidValue;
-  params::detail::LaunchConfig c;
-  cudaError_t err = params::detail::launch_config((const void *)params_lastabove_segmented_kernel, cache, &c);
-  if (err != cudaSuccess)
-    return err;
-  /* the lengths are on the device: every block reads them, and blocks past
-   * the elements return at once */
-  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
-  params_lastabove_segmented_kernel<<<c.grid, c.block, 0, stream>>>(
-      params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::csr_offsets<int>{d_offsets, num_segments}, d_out, t.partials, t.flags,
-      params::detail::next_tag());
-  return cudaGetLastError();
+  return params_lastabove_segmented_launch(d_in0, d_in1, d_offsets, num_segments, params, d_out, d_temp, stream);
 }
 
 extern "C" size_t params_lastabove_rows_temp_bytes(size_t num_rows, size_t row_length) {
-  /* rows that fit in a block's chunk never cross blocks: no scratch */
-  if (!num_rows || row_length <= params::detail::segment_chunk_min(params::detail::lastabove_op::element_bytes))
-    return 0;
-  const size_t flat = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick));
-  if (num_rows == 1 || row_length > SIZE_MAX / params::detail::lastabove_op::element_bytes ||
-      row_length * params::detail::lastabove_op::element_bytes <= params::detail::long_row_tiles_max_bytes)
-    return flat;
-  /* a slot per block of every row's group, at most; past a grid's worth
-   * of blocks the split kernel takes them, with the flat amount */
-  const size_t parts = params::detail::row_group_most_parts(row_length * params::detail::lastabove_op::element_bytes);
-  if (num_rows > params::detail::row_groups_max_blocks / parts)
-    return flat;
-  const size_t groups = params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick), num_rows * parts);
-  return groups > flat ? groups : flat;
+  const size_t slots = params::detail::rows_scratch_slots(params::detail::compiled_policy, num_rows, row_length, params::detail::lastabove_op::element_bytes);
+  return slots ? params::detail::temp_bytes_for(sizeof(Pick), alignof(Pick), slots) : 0;
 }
 
 extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_in1, size_t num_rows, size_t row_length, const Scale *params, Pick *d_out,
                                        void *d_temp, size_t temp_bytes, cudaStream_t stream) {
-  static unsigned long long cache[64];
   const size_t needed = params_lastabove_rows_temp_bytes(num_rows, row_length);
   if (temp_bytes < needed || (needed && !d_temp) || (uintptr_t)d_in0 % alignof(float) != 0 || (uintptr_t)d_in1 % alignof(float) != 0 ||
       (uintptr_t)d_out % alignof(Pick) != 0 || (row_length && num_rows > SIZE_MAX / row_length) || !params || (uintptr_t)params % alignof(Scale) != 0)
@@ -3626,142 +3822,7 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
     return cudaSuccess;
   if ((row_length && (!d_in0 || !d_in1)) || !d_out)
     return cudaErrorInvalidValue;
-  params::detail::LaunchConfig c;
-  cudaError_t err;
-  /* a group of blocks per row (reduce_row_groups); *launched stays false
-   * where the launch would pass the grid's limit */
-  auto in_groups = [&](bool *launched) -> cudaError_t {
-    static unsigned long long groups_cache[64];
-    cudaError_t e = params::detail::launch_config((const void *)params_lastabove_row_groups_kernel, groups_cache, &c);
-    if (e != cudaSuccess)
-      return e;
-    const size_t parts = params::detail::row_group_parts(
-        row_length, row_length * params::detail::lastabove_op::element_bytes, num_rows, (size_t)c.grid,
-        params::detail::block_tile_elements(c.block, c.items, 32, 4, params::detail::lastabove_op::element_bytes));
-    if (num_rows > params::detail::row_groups_max_blocks / parts)
-      return cudaSuccess;
-    /* a slot per block where a row has several (no scratch for one) */
-    const size_t slots = num_rows * parts;
-    const params::detail::temp_slots<Pick> t = parts > 1 ? params::detail::temp_slots_in<Pick>(d_temp, slots) : params::detail::temp_slots<Pick>{};
-    params_lastabove_row_groups_kernel<<<(unsigned int)slots, c.block, 0, stream>>>(
-        params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_groups{row_length, num_rows, (unsigned int)parts}, d_out, t.partials,
-        t.flags, params::detail::next_tag());
-    *launched = true;
-    return cudaGetLastError();
-  };
-  bool launched = false;
-  /* long rows */
-  const bool tiles_first =
-      num_rows > 1 && params::detail::row_tiles_first(row_length * params::detail::lastabove_op::element_bytes, num_rows, sizeof(Pick), params::detail::lastabove_op::commutative);
-  const bool groups_take =
-      num_rows > 1 && !tiles_first && params::detail::row_groups_take(row_length * params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::lastabove_op::commutative);
-  /* of those, rows of one block tile at most, for commutative accumulators
-   * of up to 8 bytes: a block each in a kernel of 32 registers, where the
-   * row-group kernel's 64 fit half as many blocks an SM (H200 at 2^28:
-   * rows of 4096 ints 239.4 -> 235.9 us and floats 238.6 -> 236.3, where
-   * CUB 3.5's offsets API takes 238.2 and 236.7; from 8 KiB, rows of 2048
-   * got 1.03 times as fast at 2^28 but 0.96 to 0.98 at 2^22) */
-  if (groups_take && params::detail::row_blocks_pay<params::detail::lastabove_op>() && num_rows <= 0x7fffffff) {
-    params::detail::row_tiles one_tile;
-    if (params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &one_tile)) {
-      static unsigned long long blocks_cache[64];
-      err = params::detail::launch_config((const void *)params_lastabove_row_blocks_kernel, blocks_cache, &c);
-      if (err != cudaSuccess)
-        return err;
-      if (one_tile.row_groups <= (size_t)c.block * params::detail::groups_per_lane(c.items, 32)) {
-        params_lastabove_row_blocks_kernel<<<(unsigned int)num_rows, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, one_tile, d_out);
-        return cudaGetLastError();
-      }
-    }
-  }
-  if (groups_take && ((err = in_groups(&launched)) != cudaSuccess || launched))
-    return err;
-  bool too_few_for_tiles = false;
-  params::detail::row_tiles tiles;
-  const bool segments_take = params::detail::ordered_rows_take_segments(params::detail::lastabove_op::commutative, row_length * params::detail::lastabove_op::element_bytes,
-                                                                        num_rows * row_length, params::detail::lastabove_op::element_bytes);
-  if (!segments_take && params::detail::plan_row_tiles(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::lastabove_op::element_bytes, row_length, num_rows, 4, &tiles)) {
-    static unsigned long long tiles_cache[6][64];
-    using params::detail::row_form;
-    typedef void (*tiles_kernel)(params::detail::lastabove_op::source in, params::detail::row_tiles, Pick *);
-    /* wide rows are for commutative operators, run rows for ordered ones:
-     * the slot an operator never takes repeats long rows; dense short rows
-     * repeat short rows where they do not pay */
-    const tiles_kernel kernels[6] = {
-        params_lastabove_row_tiles_kernel<row_form::short_rows>, params_lastabove_row_tiles_kernel<row_form::grouped_rows>,
-        params_lastabove_row_tiles_kernel<row_form::long_rows>,
-        params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::wide_rows : row_form::long_rows>,
-        params_lastabove_row_tiles_kernel<params::detail::lastabove_op::commutative ? row_form::long_rows : row_form::run_rows>,
-        params_lastabove_row_tiles_kernel<params::detail::dense_short_rows_pay<Pick>() ? row_form::dense_short_rows
-                                                                                 : row_form::short_rows>};
-    int form = (int)params::detail::form_of(tiles, params::detail::lastabove_op::commutative, 32);
-    if (form == (int)row_form::short_rows && params::detail::dense_short_rows_pay<Pick>()) {
-      err = params::detail::launch_config((const void *)kernels[row_form::dense_short_rows],
-                          tiles_cache[row_form::dense_short_rows], &c);
-      if (err != cudaSuccess)
-        return err;
-      if (!c.local)
-        form = (int)row_form::dense_short_rows;
-    }
-    if (form != (int)row_form::dense_short_rows) {
-      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
-      if (err != cudaSuccess)
-        return err;
-    }
-    /* ordered rows of a power of two groups past 32 that a warp's runs
-     * cover with this tuning's loads take the grouped tiles */
-    if (form == (int)row_form::long_rows && (tiles.row_groups & (tiles.row_groups - 1)) == 0 &&
-        tiles.row_groups <= params::detail::grouped_rows_max_groups<params::detail::lastabove_op>(
-                                params::detail::groups_per_lane(c.items, 32))) {
-      form = (int)row_form::grouped_rows;
-      tiles.lanes = (unsigned int)tiles.row_groups;
-      tiles.chunks = 1;
-      err = params::detail::launch_config((const void *)kernels[form], tiles_cache[form], &c);
-      if (err != cudaSuccess)
-        return err;
-    }
-    /* too few long rows take the split path, which gives every SM a share of each */
-    if (row_length * params::detail::lastabove_op::element_bytes <= params::detail::row_tiles_max_bytes ||
-        params::detail::enough_long_rows(num_rows, (size_t)c.grid * (c.block / 32))) {
-      tiles.set_rounds(params::detail::lastabove_op::element_bytes, sizeof(Pick), params::detail::groups_per_lane(c.items, 32),
-                       form == (int)row_form::wide_rows);
-      const size_t blocks = params::detail::ceil_div(tiles.tiles, (size_t)c.block / 32);
-      const bool every_tile = (form == (int)row_form::short_rows || form == (int)row_form::dense_short_rows) &&
-                              params::detail::staged_stores<Pick>();
-      kernels[form]<<<params::detail::row_tiles_grid(blocks, c.grid, c.sms, every_tile), c.block, 0, stream>>>(
-          params::detail::lastabove_op::source{d_in0, d_in1, *params}, tiles, d_out);
-      return cudaGetLastError();
-    }
-    too_few_for_tiles = num_rows > 1 && !groups_take;
-  }
-  /* rows of 16 to 64 KiB that the tiles would take but for their count: a
-   * block each, where the split path shares each row between blocks (H200
-   * at 2^22: 512 Welford rows of 8192 floats 21.7 -> 9.4 us, max-subarray
-   * 18.0 -> 10.9, 256 max-subarray rows of 16384 10.5 -> 9.5); and the
-   * rows of 64 KiB that tried the tiles first, where the tiles did not take
-   * them */
-  if ((too_few_for_tiles || tiles_first) && ((err = in_groups(&launched)) != cudaSuccess || launched))
-    return err;
-  /* one row that needs scratch is the flat reduction, whose blocks take
-   * tiles in turn; the split kernel's take a contiguous chunk each (H100,
-   * one row of 2^28 ints: 362.4 -> 347.4 us, of 2^22: 7.8 -> 6.5 us) */
-  if (num_rows == 1 && needed)
-    return params_lastabove_enqueue(d_in0, d_in1, row_length, params, d_out, d_temp, temp_bytes, stream, false);
-  /* rows that only the block path reduces take the kernel made for them */
-  static unsigned long long split_cache[64];
-  const bool split = row_length > params::detail::segment_warp_max(params::detail::lastabove_op::element_bytes);
-  typedef void (*rows_kernel)(params::detail::lastabove_op::source in, params::detail::row_offsets, Pick *, Pick *, unsigned long long *,
-                              unsigned long long);
-  const rows_kernel kernel = split ? params_lastabove_split_rows_kernel : params_lastabove_rows_kernel;
-  err = params::detail::launch_config((const void *)kernel, split ? split_cache : cache, &c);
-  if (err != cudaSuccess)
-    return err;
-  const size_t blocks = params::detail::ceil_div(num_rows * row_length, params::detail::segment_chunk_min(params::detail::lastabove_op::element_bytes));
-  const unsigned int grid = blocks < 1 ? 1u : blocks < (size_t)c.grid ? (unsigned int)blocks : (unsigned int)c.grid;
-  const params::detail::temp_slots<Pick> t = params::detail::temp_slots_in<Pick>(d_temp);
-  kernel<<<grid, c.block, 0, stream>>>(params::detail::lastabove_op::source{d_in0, d_in1, *params}, params::detail::row_offsets{row_length, num_rows}, d_out,
-                                       t.partials, t.flags, params::detail::next_tag());
-  return cudaGetLastError();
+  return params_lastabove_rows_launch(d_in0, d_in1, num_rows, row_length, params, d_out, d_temp, temp_bytes, needed > 0, stream);
 }
 
 /* The CPU reference: the sequential left-to-right fold. */

@@ -145,6 +145,74 @@ __device__ __forceinline__ void load_group(const T *in, size_t g, T (&x)[VECTOR 
 } // namespace detail
 namespace detail {
 
+/* ---- the tuning policy ----
+ * Every named number that sizes a tile or picks a pass or a route is a
+ * field of policy_values, and policy_for(arch) gives an architecture its
+ * values: the device code reads those of the architecture it is compiled
+ * for (compiled_policy, and the constants below), the host's plans those
+ * of the device a launch runs on (LaunchConfig::arch). sm_90 measured every
+ * value; every other architecture takes sm_90's (docs/design/policy.md
+ * lists each value, the rule it sets, what it trades and its evidence). */
+struct policy_values {
+  size_t warp_runs_min_bytes;        /* a warp reads a range by runs, a line a lane, from this many bytes */
+  int segment_group;                 /* lanes of a lane group, the pass after a thread's */
+  size_t segment_warp_bytes;         /* a warp's most bytes of one segment; longer ones take the block */
+  size_t segment_warp_bytes_many;    /* the same where a block owns segment_warp_many segments a warp */
+  size_t segment_warp_many;
+  int segment_lanes;                 /* lanes a segment gets in the lane-group pass of wide accumulators */
+  size_t segment_chunk_bytes;        /* a block's least share of a launch */
+  size_t segment_prefetch_min_bytes; /* launches past this read from DRAM: the warp pass prefetches */
+  size_t segment_prefetch_max_bytes; /* the longest segment it prefetches */
+  size_t row_group_bytes;            /* bytes of a row per block of its group */
+  size_t row_group_min_bytes;        /* the least, where the launch does not fill the device */
+  size_t row_group_max_parts;        /* the most blocks a row gets */
+  size_t row_tiles_max_bytes;        /* rows up to this take the tiles */
+  size_t long_row_tiles_max_bytes;   /* rows up to this take the tiles where there are enough of them */
+  size_t long_row_groups_min_rows;   /* rows of long_row_tiles_max_bytes that try the tiles first, at most */
+  size_t wide_row_groups;            /* groups each lane of a wide row keeps at least */
+  size_t wide_rows_max_groups;       /* commutative rows up to this many groups take wide_rows */
+  size_t row_tiles_waves;            /* row-tile launches of this many waves take every block... */
+  int row_tiles_blocks_per_sm;       /* ...where at least this many blocks fit an SM */
+};
+
+/* sm_90's values, measured on H100s and H200s (docs/design/policy.md). */
+__host__ __device__ constexpr policy_values policy_sm90() {
+  policy_values p{};
+  p.warp_runs_min_bytes = 32 * 128;
+  p.segment_group = 8;
+  p.segment_warp_bytes = 32768;
+  p.segment_warp_bytes_many = 65536;
+  p.segment_warp_many = 4;
+  p.segment_lanes = 8;
+  p.segment_chunk_bytes = 32768;
+  p.segment_prefetch_min_bytes = (size_t)64 << 20;
+  p.segment_prefetch_max_bytes = 1024;
+  p.row_group_bytes = 262144;
+  p.row_group_min_bytes = 65536;
+  p.row_group_max_parts = 1024;
+  p.row_tiles_max_bytes = 16384;
+  p.long_row_tiles_max_bytes = 65536;
+  p.long_row_groups_min_rows = 8192;
+  p.wide_row_groups = 16;
+  p.wide_rows_max_groups = 256;
+  p.row_tiles_waves = 16;
+  p.row_tiles_blocks_per_sm = 3;
+  return p;
+}
+
+/* Every architecture takes sm_90's values: none other was measured. */
+__host__ __device__ constexpr policy_values policy_for(int arch) {
+  (void)arch;
+  return detail::policy_sm90();
+}
+
+#if defined(__CUDA_ARCH__)
+inline constexpr int compiled_arch = __CUDA_ARCH__ / 10;
+#else
+inline constexpr int compiled_arch = 0; /* the host pass: plans take the device's policy at run time */
+#endif
+inline constexpr policy_values compiled_policy = policy_for(compiled_arch);
+
 /* The most threads and blocks an SM of the architecture being compiled
  * holds (gpugen's table, gen/targets.c): ptxas rejects launch bounds past
  * them under -Werror. The host pass and unknown architectures get sm_75's. */
@@ -188,14 +256,34 @@ __host__ __device__ constexpr int element_groups_per_lane(int items_per_thread, 
 }
 
 /* Where a warp reads a range by runs (reduce_warp_runs) outside the flat
- * kernel: from 32 lines of 128 bytes, a line a lane. H100, max-subarray at
- * 2^28: rows of 1024 ints 550 -> 470 us, segments of 4096 1165 -> 504 us;
- * rows of 256 (runs of 32 bytes) 553 -> 1021 us, segments of 256 1970 ->
- * 2762. */
-inline constexpr size_t warp_runs_min_bytes = 32 * 128;
+ * kernel: from 32 lines of 128 bytes, a line a lane. Shorter runs leave a
+ * lane's loads too few to cover the latency, and the lanes' strided
+ * reads touch more lines than coalesced ones. */
+inline constexpr size_t warp_runs_min_bytes = compiled_policy.warp_runs_min_bytes;
 
 } // namespace detail
 namespace detail {
+
+/* The largest grid: it bounds the partials in the temporary storage. */
+inline constexpr unsigned int max_grid = 2048;
+
+/* What dispatch learned of one kernel on the current device
+ * (launch_config): the tuning of the kernel's PTX architecture, the grid
+ * that fills the device, its SMs, whether the kernel uses local memory,
+ * and that architecture, whose policy the plans apply. */
+struct LaunchConfig {
+  int block, items, grid, sms;
+  bool local; /* the kernel uses local memory (spills, for our kernels) */
+  int arch;   /* the kernel's PTX architecture, major * 10 + minor */
+};
+
+/* How a reduction reads its input: groups of `group_bytes` holding
+ * `per_group` whole elements in 16-byte loads (none when per_group is 0),
+ * or elements of `size` bytes one at a time. */
+struct read_shape {
+  int per_group, group_bytes;
+  size_t size;
+};
 
 /* How many of `parts` equal shares of `total` > 0 items, ceil_div(total,
  * parts) each, hold any. Split over that many parts, the share size is the
@@ -222,6 +310,34 @@ __host__ __device__ inline size_t balanced_parts(size_t tiles, size_t most, size
       best = parts, best_load = load;
   }
   return best;
+}
+
+/* ---- the flat reduction ---- */
+struct flat_plan {
+  size_t groups;     /* groups (or elements, off the vector path) after the head */
+  unsigned int grid; /* blocks: each gets a share */
+};
+
+/* The flat kernel's grid over n elements whose vector path starts after a
+ * head of `head` elements (vector: there is one). Block-wide tiles fill at
+ * most the device's grid, less the last two slots: the last flag holds the
+ * ticket and the one before it the sum word (packs_in_ticket), and the tail
+ * may take the partial after the last block's. Then only the blocks that
+ * get a share: whole tiles a block, balanced over the SMs (commutative), or
+ * equal runs of groups a warp (ordered). */
+__host__ inline flat_plan plan_flat(size_t n, size_t head, bool vector, const read_shape &s, const LaunchConfig &c,
+                                    bool commutative) {
+  const size_t groups = (n - head) / (vector ? (size_t)s.per_group : 1);
+  const size_t per_block = (size_t)c.block * (size_t)(vector ? detail::groups_per_lane(c.items, s.group_bytes)
+                                                            : detail::element_groups_per_lane(c.items, (int)s.size));
+  const size_t needed = detail::ceil_div(groups, per_block);
+  const size_t most = (size_t)c.grid < max_grid - 2 ? (size_t)c.grid : max_grid - 2;
+  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
+  const size_t warps = (size_t)c.block / 32;
+  if (needed > 0)
+    grid = (unsigned int)(commutative ? detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
+                                      : detail::ceil_div(detail::busy_parts(groups, grid * warps), warps));
+  return {groups, grid};
 }
 
 } // namespace detail
@@ -770,18 +886,9 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
 /* In the module's namespace, so that no declaration of the user's can meet them. */
 namespace plain::detail {
 
-/* The largest grid: it bounds the partials in the temporary storage. */
-const unsigned int max_grid = 2048;
-
-struct LaunchConfig {
-  int block, items, grid, sms;
-  bool local; /* the kernel uses local memory (spills, for our kernels) */
-};
-
-/* Block size, items per thread, the grid that fills the current device, its
- * SM count and whether the kernel uses local memory, found once per device
- * and kernel. They are packed into one word, so
- * concurrent first calls race harmlessly. */
+/* What a plan needs to know of a kernel on the current device
+ * (LaunchConfig), found once per device and kernel. It is packed into one
+ * word, so concurrent first calls race harmlessly. */
 cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchConfig *out) {
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
@@ -806,13 +913,16 @@ cudaError_t launch_config(const void *kernel, unsigned long long *cache, LaunchC
     unsigned long long grid = (unsigned long long)sms * (unsigned long long)(per_sm > 0 ? per_sm : 1);
     if (grid > max_grid)
       grid = max_grid;
-    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 | grid << 32 |
+    /* block < 2^16, items_per_thread <= 64, ptxVersion < 2^8, max_grid < 2^15 */
+    word = 1ULL << 63 | (unsigned long long)t.block | (unsigned long long)t.items_per_thread << 16 |
+           (unsigned long long)(attr.ptxVersion & 0xff) << 24 | grid << 32 |
            (unsigned long long)(attr.localSizeBytes > 0) << 47 | (unsigned long long)(sms & 0x7fff) << 48;
     __atomic_store_n(&cache[device], word, __ATOMIC_RELEASE);
   }
   out->block = (int)(word & 0xffff);
-  out->items = (int)((word >> 16) & 0xffff);
-  out->grid = (int)((word >> 32) & 0x7fff); /* max_grid < 2^15 */
+  out->items = (int)((word >> 16) & 0xff);
+  out->arch = (int)((word >> 24) & 0xff);
+  out->grid = (int)((word >> 32) & 0x7fff);
   out->local = (word >> 47) & 1;
   out->sms = (int)((word >> 48) & 0x7fff);
   return cudaSuccess;
@@ -886,26 +996,12 @@ static cudaError_t plain_count_launch(const bool *d_in, size_t n, int *d_out, vo
   cudaError_t err = plain::detail::launch_config((const void *)plain_count_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t per_group = 16;
   size_t head = 0;
-  bool vector = per_group > 0 && plain::detail::vector_head(d_in, 1, n, &head);
-  size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
-                                                      : plain::detail::element_groups_per_lane(c.items, 1));
-  size_t needed = plain::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket and the one before it the sum word
-   * (packs_in_ticket), and the tail may take the partial after the last
-   * block's */
-  const size_t most = (size_t)c.grid < plain::detail::max_grid - 2 ? (size_t)c.grid : plain::detail::max_grid - 2;
-  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
-  /* only the blocks that get a share: whole tiles per block (commutative),
-   * groups per warp (ordered) */
-  const size_t warps = (size_t)c.block / 32;
-  if (needed > 0)
-    grid = (unsigned int)(plain::detail::count_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
-                                             : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
+  const bool vector = 16 > 0 && plain::detail::vector_head(d_in, 1, n, &head);
+  const plain::detail::flat_plan plan =
+      plain::detail::plan_flat(n, head, vector, {16, 16, 1}, c, plain::detail::count_op::commutative);
   const plain::detail::temp_slots<int> t = plain::detail::temp_slots_in<int>(d_temp);
-  plain_count_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+  plain_count_kernel<<<plan.grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
                                                   t.flags + plain::detail::max_grid - 1, plain::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
@@ -965,26 +1061,12 @@ static cudaError_t plain_hsum_launch(const __half *d_in, size_t n, float *d_out,
   cudaError_t err = plain::detail::launch_config((const void *)plain_hsum_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t per_group = 8;
   size_t head = 0;
-  bool vector = per_group > 0 && plain::detail::vector_head(d_in, 2, n, &head);
-  size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
-                                                      : plain::detail::element_groups_per_lane(c.items, 2));
-  size_t needed = plain::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket and the one before it the sum word
-   * (packs_in_ticket), and the tail may take the partial after the last
-   * block's */
-  const size_t most = (size_t)c.grid < plain::detail::max_grid - 2 ? (size_t)c.grid : plain::detail::max_grid - 2;
-  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
-  /* only the blocks that get a share: whole tiles per block (commutative),
-   * groups per warp (ordered) */
-  const size_t warps = (size_t)c.block / 32;
-  if (needed > 0)
-    grid = (unsigned int)(plain::detail::hsum_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
-                                             : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
+  const bool vector = 8 > 0 && plain::detail::vector_head(d_in, 2, n, &head);
+  const plain::detail::flat_plan plan =
+      plain::detail::plan_flat(n, head, vector, {8, 16, 2}, c, plain::detail::hsum_op::commutative);
   const plain::detail::temp_slots<float> t = plain::detail::temp_slots_in<float>(d_temp);
-  plain_hsum_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+  plain_hsum_kernel<<<plan.grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
                                                   t.flags + plain::detail::max_grid - 1, plain::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
@@ -1044,26 +1126,12 @@ static cudaError_t plain_bits_launch(const uint64_t *d_in, size_t n, uint64_t *d
   cudaError_t err = plain::detail::launch_config((const void *)plain_bits_kernel<Finish>, cache, &c);
   if (err != cudaSuccess)
     return err;
-  const size_t per_group = 2;
   size_t head = 0;
-  bool vector = per_group > 0 && plain::detail::vector_head(d_in, 8, n, &head);
-  size_t groups = (n - head) / (vector ? per_group : 1);
-  size_t per_block = (size_t)c.block * (size_t)(vector ? plain::detail::groups_per_lane(c.items, 16)
-                                                      : plain::detail::element_groups_per_lane(c.items, 8));
-  size_t needed = plain::detail::ceil_div(groups, per_block);
-  /* the last flag holds the ticket and the one before it the sum word
-   * (packs_in_ticket), and the tail may take the partial after the last
-   * block's */
-  const size_t most = (size_t)c.grid < plain::detail::max_grid - 2 ? (size_t)c.grid : plain::detail::max_grid - 2;
-  unsigned int grid = needed < 1 ? 1u : needed < most ? (unsigned int)needed : (unsigned int)most;
-  /* only the blocks that get a share: whole tiles per block (commutative),
-   * groups per warp (ordered) */
-  const size_t warps = (size_t)c.block / 32;
-  if (needed > 0)
-    grid = (unsigned int)(plain::detail::bits_op::commutative ? plain::detail::balanced_parts(needed, grid, c.sms > 0 ? c.sms : grid)
-                                             : plain::detail::ceil_div(plain::detail::busy_parts(groups, grid * warps), warps));
+  const bool vector = 2 > 0 && plain::detail::vector_head(d_in, 8, n, &head);
+  const plain::detail::flat_plan plan =
+      plain::detail::plan_flat(n, head, vector, {2, 16, 8}, c, plain::detail::bits_op::commutative);
   const plain::detail::temp_slots<uint64_t> t = plain::detail::temp_slots_in<uint64_t>(d_temp);
-  plain_bits_kernel<<<grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
+  plain_bits_kernel<<<plan.grid, c.block, 0, stream>>>(d_in, n, head, vector, d_out, t.partials, t.flags,
                                                   t.flags + plain::detail::max_grid - 1, plain::detail::next_tag(), finish);
   return keep_error ? cudaPeekAtLastError() : cudaGetLastError();
 }
