@@ -8,7 +8,7 @@ dir=$(cd "$1" && pwd)
 build=${2:-/tmp/gpugen-gpu}
 mkdir -p "$build"
 # every build below in parallel: the reduction tests alone are ten nvcc runs,
-# which one at a time took most of a 600 s device call (session 28)
+# which one at a time take most of a 600 s device call
 export MAKEFLAGS="${MAKEFLAGS:-} -j$(nproc)"
 passed=0 failed=0
 check() { # NAME COMMAND...: runs it, keeps its log, shows its last lines

@@ -434,7 +434,7 @@ __device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_t
 } // namespace detail
 namespace detail {
 
-/* ---- reductions: collectives, the single-pass protocol and the flat agent ---- */
+/* ---- reductions: the single-pass protocol ---- */
 
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
@@ -536,8 +536,8 @@ inline constexpr unsigned long long ticket_count_mask = 0xffffULL;
 /* Adds 1 to the ticket word and returns what it held, releasing this
  * thread's earlier writes (the block's partial) and acquiring those of the
  * blocks that added before it: the last block sees every partial. One
- * acq_rel atomic instead of a full fence before a relaxed one (sm_70 and
- * later; 2 to 3 % at 2^20 to 2^24 elements on an H100). */
+ * acq_rel atomic (sm_70 and later) does the work of the fences around a
+ * relaxed one, with no sequentially consistent fence to wait for. */
 __device__ __forceinline__ unsigned long long take_ticket(unsigned long long *ticket) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   unsigned long long seen;
@@ -643,8 +643,8 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
   }
   /* In a share shorter than one run of 32 * K groups, the chains and lanes
    * that saw no group hold the identity; they are left out, not combined.
-   * One bounded tree for both cases: a second copy cost the one-block
-   * calls more than its compares cost the others (H100). */
+   * One bounded tree serves full and short shares alike: a second copy
+   * costs the one-block calls more than its compares cost the others. */
   const size_t warp_begin = begin + (size_t)warp * 32 * K;
   const bool full = warp_begin + 32 * K <= end;
 #pragma unroll
@@ -659,12 +659,12 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
  * input, into one accumulator, and the tile's warp total, reduced in lane
  * order, is appended to a running value. The runs are loaded a 128-byte
  * line (at most 8 groups) at a time, the next batch in flight while one
- * folds, and each run's first load has L2 fetch all of its 256 bytes: on an
- * H100 this took max-subarray from 81 to 88 % of the read ceiling (runs of
- * one line loaded 4 groups at a time without the L2 hint: 81 %). The last
- * tile shortens the runs so every lane works. The element-by-element
- * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
- * code is compiled into every kernel. The warp's total ends in lane 0. */
+ * folds, and each run's first load has L2 fetch all of its 256 bytes: a
+ * lane that walks a run of its own would otherwise reach DRAM one 32-byte
+ * sector at a time. The last tile shortens the runs so every lane works.
+ * The element-by-element fallback (inputs that cannot be aligned) keeps
+ * runs of K_IN groups: its code is compiled into every kernel. The warp's
+ * total ends in lane 0. */
 template <class Op, int U, int VEC, bool VECTOR, int K_IN>
 __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
                                                                    size_t end, size_t first_index) {
@@ -746,12 +746,10 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
  * or of a segment's piece); the total in thread 0. Commutative operators
  * deal whole tiles out in turn (part p takes tiles p, p + parts, ...), so
  * the blocks on the device read neighbouring tiles at any moment, where a
- * contiguous share per block has each stream from a place of its own (H100:
- * a bare 1 GiB read with 4 blocks an SM, 371 against 343 us; the bench's
- * flat reductions at 2^28 -0.5 to +1.2 %, at 2^20 to 2^26 up to 8 % faster
- * but argmax at 2^22, 8 % slower). Ordered ones split the groups between
- * warps (each warp's range stays contiguous, and warps follow each other in
- * order). */
+ * contiguous share per block has each stream from a place of its own; a
+ * bare read of the whole input streams faster dealt out in turn. Ordered
+ * ones split the groups between warps (each warp's range stays contiguous,
+ * and warps follow each other in order). */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
 __device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
                                                                      size_t first_index, typename Op::acc_type *scratch,
@@ -880,11 +878,10 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
      * partial times 2^32 plus 1 to the sum word beside the ticket, whose low
      * half counts the blocks and whose high half sums the partials modulo
      * 2^32: the block that draws its last count has the total in the
-     * atomic's answer, and no block merges. Both atomics are relaxed and in
-     * flight together; the ticket only tells garbage from a clean d_temp.
-     * (H100: the same merge beside the read ceiling kernel's stream left 87
-     * to 103 % of it at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
-     * bench/merge_floor.cu, bench/RESULTS.md, session 24.) */
+     * atomic's answer, and no block merges (a merge is a serial step after
+     * the stream, which calls of a few microseconds feel). Both atomics are
+     * relaxed and in flight together; the ticket only tells garbage from a
+     * clean d_temp. */
     unsigned long long seen, summed = 0, add = 0;
     if constexpr (Op::packs_in_ticket) {
       add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
@@ -927,9 +924,8 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     detail::wait_for_flags<BLOCK>(flags, tag, gridDim.x);
   /* else thread 0's ticket acquired the partials, and the barrier above
    * passes them on to the block */
-  /* merge_in_order, written out: calling it here raised the two-array
-   * float dot's kernel from 56 to 66 registers and the 12-byte struct
-   * sum's earlier from 75 to 87 (sm_90) */
+  /* merge_in_order, written out: called here, it costs this kernel about
+   * ten registers more (sm_90), which slows the large flat reductions */
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
   A m = first < last ? detail::load_cg(partials + first) : Op::identity();

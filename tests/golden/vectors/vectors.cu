@@ -997,7 +997,7 @@ __device__ __forceinline__ typename Op::acc_type block_reduce(typename Op::acc_t
 } // namespace detail
 namespace detail {
 
-/* ---- reductions: collectives, the single-pass protocol and the flat agent ---- */
+/* ---- reductions: the single-pass protocol ---- */
 
 /* Loads a block-written partial through L2 (other SMs wrote it). */
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
@@ -1099,8 +1099,8 @@ inline constexpr unsigned long long ticket_count_mask = 0xffffULL;
 /* Adds 1 to the ticket word and returns what it held, releasing this
  * thread's earlier writes (the block's partial) and acquiring those of the
  * blocks that added before it: the last block sees every partial. One
- * acq_rel atomic instead of a full fence before a relaxed one (sm_70 and
- * later; 2 to 3 % at 2^20 to 2^24 elements on an H100). */
+ * acq_rel atomic (sm_70 and later) does the work of the fences around a
+ * relaxed one, with no sequentially consistent fence to wait for. */
 __device__ __forceinline__ unsigned long long take_ticket(unsigned long long *ticket) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   unsigned long long seen;
@@ -1206,8 +1206,8 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
   }
   /* In a share shorter than one run of 32 * K groups, the chains and lanes
    * that saw no group hold the identity; they are left out, not combined.
-   * One bounded tree for both cases: a second copy cost the one-block
-   * calls more than its compares cost the others (H100). */
+   * One bounded tree serves full and short shares alike: a second copy
+   * costs the one-block calls more than its compares cost the others. */
   const size_t warp_begin = begin + (size_t)warp * 32 * K;
   const bool full = warp_begin + 32 * K <= end;
 #pragma unroll
@@ -1222,12 +1222,12 @@ __device__ __forceinline__ typename Op::acc_type reduce_block_tiles(typename inp
  * input, into one accumulator, and the tile's warp total, reduced in lane
  * order, is appended to a running value. The runs are loaded a 128-byte
  * line (at most 8 groups) at a time, the next batch in flight while one
- * folds, and each run's first load has L2 fetch all of its 256 bytes: on an
- * H100 this took max-subarray from 81 to 88 % of the read ceiling (runs of
- * one line loaded 4 groups at a time without the L2 hint: 81 %). The last
- * tile shortens the runs so every lane works. The element-by-element
- * fallback (inputs that cannot be aligned) keeps runs of K_IN groups: its
- * code is compiled into every kernel. The warp's total ends in lane 0. */
+ * folds, and each run's first load has L2 fetch all of its 256 bytes: a
+ * lane that walks a run of its own would otherwise reach DRAM one 32-byte
+ * sector at a time. The last tile shortens the runs so every lane works.
+ * The element-by-element fallback (inputs that cannot be aligned) keeps
+ * runs of K_IN groups: its code is compiled into every kernel. The warp's
+ * total ends in lane 0. */
 template <class Op, int U, int VEC, bool VECTOR, int K_IN>
 __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input_of<Op>::source in, size_t begin,
                                                                    size_t end, size_t first_index) {
@@ -1309,12 +1309,10 @@ __device__ __forceinline__ typename Op::acc_type reduce_warp_runs(typename input
  * or of a segment's piece); the total in thread 0. Commutative operators
  * deal whole tiles out in turn (part p takes tiles p, p + parts, ...), so
  * the blocks on the device read neighbouring tiles at any moment, where a
- * contiguous share per block has each stream from a place of its own (H100:
- * a bare 1 GiB read with 4 blocks an SM, 371 against 343 us; the bench's
- * flat reductions at 2^28 -0.5 to +1.2 %, at 2^20 to 2^26 up to 8 % faster
- * but argmax at 2^22, 8 % slower). Ordered ones split the groups between
- * warps (each warp's range stays contiguous, and warps follow each other in
- * order). */
+ * contiguous share per block has each stream from a place of its own; a
+ * bare read of the whole input streams faster dealt out in turn. Ordered
+ * ones split the groups between warps (each warp's range stays contiguous,
+ * and warps follow each other in order). */
 template <class Op, int BLOCK, int U, int VEC, bool VECTOR, int K>
 __device__ __forceinline__ typename Op::acc_type reduce_block_share(typename input_of<Op>::source in, size_t groups,
                                                                      size_t first_index, typename Op::acc_type *scratch,
@@ -1443,11 +1441,10 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
      * partial times 2^32 plus 1 to the sum word beside the ticket, whose low
      * half counts the blocks and whose high half sums the partials modulo
      * 2^32: the block that draws its last count has the total in the
-     * atomic's answer, and no block merges. Both atomics are relaxed and in
-     * flight together; the ticket only tells garbage from a clean d_temp.
-     * (H100: the same merge beside the read ceiling kernel's stream left 87
-     * to 103 % of it at 2^20 to 2^23 elements, the ticket merge 66 to 80 %;
-     * bench/merge_floor.cu, bench/RESULTS.md, session 24.) */
+     * atomic's answer, and no block merges (a merge is a serial step after
+     * the stream, which calls of a few microseconds feel). Both atomics are
+     * relaxed and in flight together; the ticket only tells garbage from a
+     * clean d_temp. */
     unsigned long long seen, summed = 0, add = 0;
     if constexpr (Op::packs_in_ticket) {
       add = (unsigned long long)static_cast<unsigned int>(v) << 32 | 1ULL;
@@ -1490,9 +1487,8 @@ __device__ __forceinline__ void reduce_device(typename input_of<Op>::source in, 
     detail::wait_for_flags<BLOCK>(flags, tag, gridDim.x);
   /* else thread 0's ticket acquired the partials, and the barrier above
    * passes them on to the block */
-  /* merge_in_order, written out: calling it here raised the two-array
-   * float dot's kernel from 56 to 66 registers and the 12-byte struct
-   * sum's earlier from 75 to 87 (sm_90) */
+  /* merge_in_order, written out: called here, it costs this kernel about
+   * ten registers more (sm_90), which slows the large flat reductions */
   const unsigned int run = (nparts + BLOCK - 1) / BLOCK;
   const unsigned int first = threadIdx.x * run, last = first + run < nparts ? first + run : nparts;
   A m = first < last ? detail::load_cg(partials + first) : Op::identity();
@@ -1742,11 +1738,10 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_warp(typename inpu
  * element. Commutative operators: lane j folds groups j, j + L, ... in up
  * to four chains, and the head's and tail's elements j, j + L, ... Ordered
  * ones: lane j folds a run of consecutive groups, each load asking L2 for
- * its whole 256 bytes (load16), lane 0 the head before its run and the
- * lane with the last group the tail after its run (H100, max-subarray at
- * 2^28: segments of 1024 and 4096 1.09 and 1.15 times as fast with the
- * hint). Lanes that saw nothing are left out; the result is in the group's
- * first lane. */
+ * its whole 256 bytes (load16: a lane's run would otherwise reach DRAM a
+ * sector at a time), lane 0 the head before its run and the lane with the
+ * last group the tail after its run. Lanes that saw nothing are left out;
+ * the result is in the group's first lane. */
 template <class Op, int L, int U, int VEC>
 __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename input_of<Op>::source in, size_t len) {
   typedef typename Op::acc_type A;
@@ -1760,11 +1755,12 @@ __device__ __forceinline__ typename Op::acc_type reduce_piece_lanes(typename inp
     vector = len > 0 && detail::vector_head(in, BYTES, len, &head);
   if constexpr (U > 0) {
     if (vector) {
-      /* K loads in flight a lane: 8 spilled Welford's loop state (sm_90:
-       * 0 -> 126 bytes) and cost it 5 to 7 % on segments of 4096 and 16384,
-       * which never come here; 4 made max-subarray's segments of 1024 1.3
-       * times as slow (H100, 2^28). The head and the tail hold fewer than
-       * U elements each, at most 15. */
+      /* K groups in flight a lane, 4 or 8 16-byte words: 4 for commutative
+       * operators, whose chains overlap (8 spill Welford's loop state on
+       * sm_90, which slows the whole kernel, segments too long to come here
+       * too); 8 for ordered ones, whose one run a lane has only its loads
+       * in flight to hide memory latency. The head and the tail hold fewer
+       * than U elements each, at most 15. */
       constexpr int K = detail::clamp_int((Op::commutative ? 4 : 8) / VEC, 1, 8), CHAINS = K < 4 ? K : 4;
       constexpr int EDGE = U - 1 < 15 ? (U - 1 > 0 ? U - 1 : 1) : 15, EDGE_ROUNDS = (EDGE + L - 1) / L;
       const size_t groups = (len - head) / U, tail_begin = head + groups * U, tail = len - tail_begin;
@@ -2000,9 +1996,8 @@ __device__ __forceinline__ size_t share_at(size_t base, size_t d, size_t slope, 
  * whole: no search for its bounds, no segment split between blocks, no
  * merge. Every block checks every part, so all of them decide alike. The
  * bounds take one division per thread and none per part: every thread of
- * every block computes them (H100, 2^22 elements: two 64-bit divisions per
- * part cost the check 1 to 2 us; a 32-bit one per bound, 10 % of the
- * launch's instructions on segments of 4096). */
+ * every block computes them, so a division per part or per bound would be
+ * paid over and over in the check, which small launches wait on. */
 struct index_shares {
   static constexpr unsigned int parts_max = 65535; /* every block checks every part */
   size_t per;                                      /* count / parts */
@@ -2029,14 +2024,13 @@ struct index_shares {
  * anything that does, in one round with the launch's first and last offset:
  * each thread weighs parts threadIdx.x and threadIdx.x + BLOCK, with indices
  * past the last part clamped, not branched around, so that the loads stay
- * together. Behind a branch on the launch's size they made a round of their
- * own (H100, 2^22 elements: segments of 256 to 16384 1.04 to 1.12 times as
- * fast in one round). The offsets of the few-segment path were tried in
- * the same round too: the registers they hold through the other paths cost
- * segments of 65536 3 to 7 %. The same round also reads the length of each
- * part's first segment, the sample that weighs segments where the check
- * fails (segment_mix_cost): at 2^22 elements it cost the shapes that never
- * use it about 2 % (0.1 to 0.3 us, H100, session 31). */
+ * together: behind a branch on the launch's size they would make a memory
+ * round of their own. The few-segment path's offsets stay out of this
+ * round: they would hold registers through the other paths, which long
+ * segments feel. The same round also reads the length of each part's first
+ * segment, the sample that weighs segments where the check fails
+ * (segment_mix_cost); the shapes that never use it pay a little for it at
+ * small sizes. */
 template <int BLOCK> struct index_probe {
   static constexpr int PARTS = 2; /* per thread */
   size_t work[PARTS];             /* of parts threadIdx.x + k * BLOCK, clamped */
@@ -2123,10 +2117,10 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   const size_t count = offsets.count;
   const size_t b = blockIdx.x;
   /* CSR segments even enough that whole runs of them come within a block's
-   * slack of a share (chunk_min elements) take index shares: a block's time
-   * at 2^22 elements was a chain of dependent steps (the bounds' search,
-   * the pieces of crossing segments, their merge), most of which index
-   * shares do without. */
+   * slack of a share (chunk_min elements) take index shares: in a small
+   * launch a block's time is a chain of dependent steps (the bounds'
+   * search, the pieces of crossing segments, their merge), most of which
+   * index shares do without. */
   const unsigned int grid = gridDim.x < index_shares::parts_max ? gridDim.x : index_shares::parts_max;
   const index_shares shares(count, count == 0 ? 1u : count < grid ? (unsigned int)count : grid);
   constexpr size_t SLOPE = Offsets::weighs_segments ? detail::segment_cost(BYTES) : 0;
@@ -2212,7 +2206,7 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   bool crossing_in = false, crossing_in_ends = false;
   size_t in_segment = 0, in_owner = 0;
   /* thread 0's piece waits in shared memory through the passes below: in
-   * registers it was live across all of them */
+   * registers it would be live across all of them */
   __shared__ A in_piece;
   const auto reduce_piece_in = [&](size_t begin, size_t end, size_t first_index) {
     const A piece = detail::reduce_piece_block<Op, BLOCK, U, VEC, K_VECTOR, K_ELEMENT>(in, begin, end, first_index, scratch);
@@ -2237,9 +2231,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   /* A block with index shares and no more segments than warps gives each
    * warp one, whatever its length up to WARP_MAX, and the longer ones to the
    * whole block: the thread and lane-group passes would each cost a round
-   * of offset loads and barriers (H100, 2^22 ints in segments of 4096: 1.4
-   * times as fast). A path of its own: folded into the passes, it cost
-   * segments of 16 and 64 at 2^28 5 % through the passes' code. */
+   * of offset loads and barriers. A path of its own: folded into the
+   * passes, its code would slow the short segments that the passes take. */
   if (by_index && s_end - s_begin <= (size_t)WARPS) {
     const size_t s = s_begin + warp;
     bool longer = false;
@@ -2276,10 +2269,9 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
   constexpr int PER = detail::segment_per_lane(BYTES);
   /* Where segments average more than GROUP_MAX elements, the thread pass
    * also tells whether the lane-group pass has anything to do: an idle
-   * lane-group pass still loads every offset and reduces across its groups
-   * (H100, 2^28 elements in segments of 256: skipping it, 1.17 to 1.19
-   * times as fast; at 2^22 segments of 256 to 4096 1.29 to 1.59). Checking
-   * on every launch cost short segments 5 to 14 %. */
+   * lane-group pass still loads every offset and reduces across its groups.
+   * Only there: where segments are short, the check costs more than the
+   * skipped pass saves. */
   bool group_sized = true, block_sized;
   constexpr int BATCH = detail::segment_batch<A>();
   if (n > GROUP_MAX * count)
@@ -2289,12 +2281,12 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     block_sized = detail::reduce_segments_bounded<Op, BLOCK, 1, PER, BATCH>(in, offsets, out, s_begin, s_end, 0, THREAD_MAX);
   /* Where segments average up to 2 or 4 threads' worth, pairs and quads of
    * lanes take them before the groups of 8 (segment_group above). The
-   * pairs tell whether the quads or the groups have anything to do (one
-   * idle pass, as the groups alone were in the giant mix), the quads
+   * pairs tell whether the quads or the groups have anything to do (so
+   * that at most one of the narrow passes runs idle), the quads
    * whether the groups have. Where more than an eighth of the check's
    * sample is longer than a pair's (lengths of 0 to 32 ints, say), the
    * quads take every short segment past a thread's, one sweep of the
-   * offsets fewer (H100, lengths 0 to 32: 1.31 to 1.43 times as fast). */
+   * offsets fewer. */
   size_t reduced_max = THREAD_MAX; /* the longest length reduced so far */
   bool quad_sized = n <= 4 * THREAD_MAX * count;
   const bool mixed = checked && (size_t)detail::sampled_longer<BLOCK>(mixed_in_warp) * 8 >
@@ -2317,19 +2309,16 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
     /* Warp w takes segments w, w + WARPS, ... of the block's: lane i loads
      * the offsets of the warp's i-th next segment, so one round of loads
      * serves 32 segments, and only the warp-sized ones (a ballot) are
-     * visited: a segment no longer waits for its own offsets (H100, 2^28
-     * elements: int and float segments of 256 1.13 to 1.14 times as fast,
-     * the power-law mix 1.48; Welford 1.15, max-subarray 1.26). Where the
-     * kernel runs at its register cap (segment_capped: accumulators of up
-     * to 8 bytes), the lanes keep the round's starts and lengths and pass a
-     * visited segment's by shuffles. Larger accumulators keep only the
-     * ballot, and a visited segment loads its two offsets again, from L1
-     * where the round left them: holding them raised Welford's kernel from
-     * 128 to 138 registers (sm_90), one block an SM instead of two. On
-     * segments of 1024 to 4096 that cost 0.98 to 1.02, likely their offsets
-     * gone from L1 by then, and 0.96 at 2^22 on 1024; keeping the round in
-     * shared memory instead cost max-subarray segments of 4096 7 %
-     * (bench/RESULTS.md). */
+     * visited: no segment waits for its own offsets. Where the kernel runs
+     * at its register cap (segment_capped: accumulators of up to 8 bytes),
+     * the lanes keep the round's starts and lengths and pass a visited
+     * segment's by shuffles. Larger accumulators keep only the ballot, and
+     * a visited segment loads its two offsets again, from L1 where the round
+     * left them: holding them would take Welford's kernel past the
+     * registers of two blocks an SM (sm_90), and keeping the round in shared
+     * memory slows long ordered segments. On segments of a few thousand
+     * elements the batch gains nothing: by the time the warp visits one,
+     * its offsets have likely left L1. */
     constexpr bool KEEP = detail::segment_capped<A>();
     /* larger accumulators: lane groups take segments up to lanes_max first
      * (never past the warps' bound: the block pass takes what is longer) */
@@ -2359,12 +2348,11 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
       };
       /* Lane groups take the round's lane-sized segments LANE_GROUPS at a
        * time, the warp the rest: a group alone on a segment waits longer
-       * than the warp would (H100, 2^22 elements in 4096 segments of 1024,
-       * about two a warp: Welford 0.79 and max-subarray 0.89 times as fast
-       * by lanes). Ordered operators' groups, which go up to 64 KiB, take
-       * a round's segments from one class of lengths (lo, 4 lo], so that
-       * the warp's groups finish about together: one class from 4 to 64
-       * KiB cost max-subarray's power-law mix 0.65 times at 2^22. */
+       * than the warp would, which shows where a warp has only a segment or
+       * two. Ordered operators' groups, which go up to 64 KiB, take a round's
+       * segments from one class of lengths (lo, 4 lo], so that the warp's
+       * groups finish about together: in a single class from 4 to 64 KiB the
+       * groups wait on the longest. */
       unsigned int warp_sized = __ballot_sync(0xffffffffu, len > lanes_max && len <= warp_max);
       if constexpr (!KEEP) {
         const int group = lane / segment_lanes;
@@ -2401,9 +2389,8 @@ __device__ __forceinline__ void reduce_segments(typename input_of<Op>::source in
         size_t at, l;
         /* shuffled starts before the prefetch, loaded ones after it, and
          * only loaded ones skip the next segment's when there is none: each
-         * kind's code as it was when it had a loop of its own (H100,
-         * segments of 256 at 2^28: the shuffled kind's order and checks for
-         * both cost Welford and max-subarray 2 %) */
+         * kind takes the order and checks that suit it (one order and set of
+         * checks for both slows the larger accumulators) */
         if constexpr (KEEP)
           segment(i, &at, &l);
         if constexpr (input_of<Op>::one_array) {
@@ -2483,9 +2470,7 @@ __device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source 
   const size_t n = rows.count * rows.length, length = rows.length;
   size_t chunk = detail::segment_share(n, input_of<Op>::element_bytes);
   /* a row at most an eighth longer than the share takes a block of its
-   * own: no pieces to merge, and nearly every block still works (H100, 256
-   * rows of 16384 at 2^22 elements: Welford 14.0 -> 8.5 us, max-subarray
-   * 15.6 -> 10.6 us) */
+   * own: no pieces to merge, and nearly every block still works */
   chunk = rows.round_chunk(length > chunk && 8 * length <= 9 * chunk ? length : chunk);
   const size_t b = blockIdx.x;
   if (b >= detail::ceil_div(n, chunk))
@@ -2499,8 +2484,9 @@ __device__ __forceinline__ void reduce_split_rows(typename input_of<Op>::source 
       detail::publish_partial(partials, flags, b, v, tag);
     } else if (begin > row_begin) { /* began in a lower block: its pieces in block order, then this one */
       /* one partial in flight per thread: a row has at most a grid of
-       * pieces, a run of one to eight per thread, and four at once cost
-       * the 32-byte max-subarray state 33 registers (sm_90) */
+       * pieces, a run of one to eight per thread, and four 32-byte states
+       * (max-subarray's) in flight at once would take about 33 more
+       * registers (sm_90) */
       const size_t owner = row_begin / chunk;
       const A lower = detail::merge_partials<Op, BLOCK, 1>(partials + owner, flags + owner, tag, (unsigned int)(b - owner),
                                                    scratch);
@@ -2673,7 +2659,7 @@ __device__ __forceinline__ void reduce_grouped_rows(typename input_of<Op>::sourc
       break;
     const unsigned int rows = t.count - chunk_first < per_chunk ? (unsigned int)(t.count - chunk_first) : per_chunk;
     /* staged only with a result per lane: for fewer the barriers cost more
-     * than they save (H100: per-row Welford of 16 floats 490 -> 594 us) */
+     * than they save */
     detail::store_rows(out, chunk_first, rows, v, j == 0 && r < t.count, lane / lanes, lanes == 1 ? stage : nullptr);
   }
 }
@@ -2738,12 +2724,10 @@ __device__ __forceinline__ void reduce_grouped_tiles_of(typename input_of<Op>::s
 }
 
 /* Every tile of the grouped form: rows of a power of two groups (1 to 32)
- * take the loop made for their width, the others reduce_grouped_rows,
- * whose loads and stores each compute a row's place and bounds. H200 at
- * 2^28, int rows of 16: 135 -> 52 M instructions (ncu; CUB 3.5's
- * fixed-size kernel ran 28 M), 265.1 -> 261.7 us, within 0.1 us of that kernel;
- * rows of 64 and 128 ints or floats 1.05 to 1.08 times as fast, Welford's
- * and max-subarray's rows of 4 to 128 1.01 to 1.45; at 2^22, 1.01 to 1.53. */
+ * take the loop made for their width, whose loads sit at constant offsets
+ * and only the last tile checks bounds; the others reduce_grouped_rows,
+ * whose loads and stores each compute a row's place and bounds: on short
+ * rows that is more than twice the instructions. */
 template <class Op, int BLOCK, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_grouped_tiles(typename input_of<Op>::source in, const row_tiles &t,
                                                      typename Op::acc_type *out, unsigned int *stage) {
@@ -2870,13 +2854,11 @@ __device__ __forceinline__ void reduce_full_rows(typename input_of<Op>::source i
 /* Rows of more than 32 groups, for commutative operators: the warp takes a
  * row (or several short ones) a tile, K chunks of 32 groups a round, and
  * keeps each lane's share to the row's end in K chains (the k-th chunk of a
- * round folds into chain k, so costly folds overlap; H100, Welford, compared
- * across leases: rows of 32 chunks 23 % faster, rows of 2 and 8 chunks 12 %
- * slower, for the combines at each row's end), then reduces the warp once.
- * Software-pipelined: the next round's loads are in flight while a round
- * folds, running on from one row into the next (H100, Welford on 4096 rows
- * of 16384 floats: 99.7 -> 96.8 us). Ordered ones take
- * reduce_long_rows_ordered or reduce_run_rows. */
+ * round folds into chain k, so costly folds overlap; the price is K - 1
+ * combines at each row's end, which rows of a few chunks feel), then
+ * reduces the warp once. Software-pipelined: the next round's loads are in
+ * flight while a round folds, running on from one row into the next. Ordered
+ * ones take reduce_long_rows_ordered or reduce_run_rows. */
 template <class Op, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
                                                  typename Op::acc_type *out) {
@@ -2885,8 +2867,7 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
   const unsigned int lane = threadIdx.x & 31, C = t.chunks;
   /* a tile row holds at most long_row_tiles_max_bytes, so its groups and
    * columns fit 32 bits; the loads keep the next row's first group, not a
-   * 64-bit product a load (H200, where Welford's tiles are issue-bound:
-   * rows of 2048 to 8192 floats 1.06 to 1.08 times as fast at 2^28) */
+   * 64-bit product a load, since Welford's tiles are issue-bound */
   const unsigned int G = (unsigned int)t.row_groups;
   const size_t row0 = tile * t.tile_rows;
   const unsigned int rows = (unsigned int)(t.count - row0 < t.tile_rows ? t.count - row0 : t.tile_rows);
@@ -2968,9 +2949,10 @@ __device__ __forceinline__ void reduce_long_rows(typename input_of<Op>::source i
  * touch the same sectors as the coalesced ones, two lanes' halves apart),
  * folds them in order, and the lanes of each chunk combine in lane order
  * (log2(32 / K) steps for all K chunks at once, where a warp reduce per
- * chunk took 5 each and kept max-subarray's rows at a third of the read
- * ceiling); lane 0 appends the chunks to their rows in order. Rows of 64
- * and 128 groups take the grouped tiles instead (grouped_rows_max_groups). */
+ * chunk takes 5 each: with a large state such as max-subarray's, the
+ * shuffles and combines set the time); lane 0 appends the chunks to their
+ * rows in order. Rows of 64 and 128 groups take the grouped tiles instead
+ * (grouped_rows_max_groups). */
 template <class Op, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::source in, const row_tiles &t,
                                                          size_t tile, typename Op::acc_type *out) {
@@ -3028,10 +3010,9 @@ __device__ __forceinline__ void reduce_long_rows_ordered(typename input_of<Op>::
 /* Ordered rows of at least warp_runs_min_bytes: the warp reduces a row at
  * a time as the flat kernel reduces its range (reduce_warp_runs: each lane
  * a run of 256 bytes, the next batch in flight, L2 fetching whole runs,
- * one warp reduce per 32 runs). H100, max-subarray on rows of 4096 and
- * 16384 ints at 2^28: 546 -> 389 and 561 -> 391 us (64 -> 89 % of the read
- * ceiling), where the chunks of reduce_long_rows_ordered paid a combine
- * and a shuffled broadcast per 512 bytes. */
+ * one warp reduce per 32 runs), where the chunks of
+ * reduce_long_rows_ordered pay a combine and a shuffled broadcast per 512
+ * bytes. */
 template <class Op, int U, int VEC, int K>
 __device__ __forceinline__ void reduce_run_rows(typename input_of<Op>::source in, const row_tiles &t, size_t tile,
                                                 typename Op::acc_type *out) {

@@ -133,7 +133,7 @@ spec("r_seg_k2", user_types, [r for r in seg_user if r["name"] in K2], headers=[
 for m, r, t, a, off, cls, cmp in list(seg_cases):
     if m == "r_seg_user" and r in K2:
         seg_cases.append(("r_seg_k2", r, t, a, off, cls, cmp))
-# CUDA's vector types (issue 19): builtin ops field-wise, a widening into a
+# CUDA's vector types: builtin ops field-wise, a widening into a
 # vector of wider components, a struct with a double2 field; flat and
 # segmented, in a module of their own.
 vec_types = [{"name": "SV", "fields": [{"name": "d", "type": "double2"}, {"name": "i", "type": "int"}]}]

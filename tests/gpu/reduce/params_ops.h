@@ -1,6 +1,7 @@
 /* User operators with run-time "params" and "indexed" folds, for the GPU
- * tests (r_params.json): the examples of issue 19, points 3 and 4. Plain C,
- * so r_params.h stays a C header. */
+ * tests (r_params.json): a threshold count, argmin by a custom comparator,
+ * the last maximum, both extremes, the first index where a predicate holds,
+ * a position-weighted sum. Plain C, so r_params.h stays a C header. */
 #ifndef PARAMS_OPS_H
 #define PARAMS_OPS_H
 #include <stdint.h>
@@ -20,7 +21,8 @@ static inline HD unsigned long long count_combine(unsigned long long a, unsigned
 /* ---- index-aware folds ---- */
 
 /* CUB's custom_type_t (16 bytes) and its abs_less argmin: the lowest |key|,
- * ties to the lower index. The input no longer carries its own index. */
+ * ties to the lower index. The fold gets the index, so the input need not
+ * carry it. */
 typedef struct Custom { long long key; long long val; } Custom;
 typedef struct CustomArg { Custom value; long long index; } CustomArg;
 static inline HD long long abs_ll(long long v) { return v < 0 ? -v : v; }
