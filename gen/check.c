@@ -860,9 +860,12 @@ static void check_symbols(Spec *s) {
     Held *mine = ARENA_NEW(Held);
     *mine = (Held){HELD_REDUCTION, r->path, r->name};
     bool reported = false;
-    for (int k = 0; k < reserved_template_patterns_count + 2 && !reported; k++) {
-      const char *p = k < reserved_template_patterns_count ? reserved_template_patterns[k]
-                                                           : emitted_patterns[k - reserved_template_patterns_count];
+    const int npatterns = reserved_template_patterns_count + 2 + kernel_name_count;
+    for (int k = 0; k < npatterns && !reported; k++) {
+      const int e = k - reserved_template_patterns_count;
+      const char *p = e < 0 ? reserved_template_patterns[k]
+                      : e < 2 ? emitted_patterns[e]
+                              : arena_printf("$(M)_$(R)%s", kernel_names[e - 2].suffix); /* gen's kernel names */
       if (!strstr(p, "$(R)"))
         continue;
       const char *sym = instantiate(p, s->module, r->name);

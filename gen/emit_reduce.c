@@ -402,7 +402,8 @@ void emit_reduce_device_api(const Spec *spec, Buf *b) {
  * out"): the tuning, per-thread loads, the policy, plans, the single-pass
  * protocol, then one agent per family. */
 static void emit_kernel_library(const Spec *spec, Buf *b) {
-  const char *kv[] = {"M", spec->module, "SM_LIMITS", target_sm_limits_cpp(), NULL};
+  const char *kv[] = {"M", spec->module, "SM_LIMITS", target_sm_limits_cpp(), "MAX_GRID",
+                      arena_printf("%u", kernel_max_grid), "ROW_FORMS", row_forms_enumerators(), NULL};
   buf_printf(b, "\n/* ---- the kernel library: loads, policy, plans, the single-pass protocol, agents ---- */\n"
                 "namespace %s {\n\nnamespace detail {\n", spec->module);
   emit_tuning_constants(b, spec);
@@ -563,19 +564,28 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
                         "ORDER", r->commutative ? "commutative: each lane keeps K accumulators (independent chains)"
                                                 : "ordered: lanes take consecutive groups and every merge keeps input order",
                         NULL};
-    template_emit(b, "kernels.cu.tmpl", "flat", kv);
-    template_emit(b, "dispatch.cu.tmpl", "flat", kv);
-    template_emit(b, "api.cu.tmpl", "flat", kv);
+    /* and each kernel's name, from gen's table (kernels.c) */
+    const int fixed = (int)(sizeof kv / sizeof kv[0]) - 1;
+    const char **all = ARENA_ARRAY(const char *, fixed + 2 * kernel_name_count + 1);
+    memcpy(all, kv, sizeof(const char *) * (size_t)fixed);
+    for (int k = 0; k < kernel_name_count; k++) {
+      all[fixed + 2 * k] = kernel_names[k].placeholder;
+      all[fixed + 2 * k + 1] = arena_printf("%s_%s%s", spec->module, r->name, kernel_names[k].suffix);
+    }
+    all[fixed + 2 * kernel_name_count] = NULL;
+    template_emit(b, "kernels.cu.tmpl", "flat", all);
+    template_emit(b, "dispatch.cu.tmpl", "flat", all);
+    template_emit(b, "api.cu.tmpl", "flat", all);
     if (r->segmented) {
-      template_emit(b, "kernels.cu.tmpl", "segmented", kv);
-      template_emit(b, "dispatch.cu.tmpl", "segmented", kv);
-      template_emit(b, "api.cu.tmpl", "segmented", kv);
+      template_emit(b, "kernels.cu.tmpl", "segmented", all);
+      template_emit(b, "dispatch.cu.tmpl", "segmented", all);
+      template_emit(b, "api.cu.tmpl", "segmented", all);
     }
     if (r->host_reference)
-      template_emit(b, "api.cu.tmpl", "flat_reference", kv);
+      template_emit(b, "api.cu.tmpl", "flat_reference", all);
     if (r->segmented && r->host_reference)
-      template_emit(b, "api.cu.tmpl", "segmented_reference", kv);
-    emit_nccl_reduction(r, b, kv);
+      template_emit(b, "api.cu.tmpl", "segmented_reference", all);
+    emit_nccl_reduction(r, b, all);
   }
   emit_nccl_window_create(spec, b);
 }

@@ -19,20 +19,10 @@ static int padding_after(const Type *t, int f) {
   return next - end;
 }
 
-/* The grid cap behind the temp size lives in the reduction template; read it
- * from there rather than keep a second copy of the number. */
-static long long template_max_grid(void) {
-  const char *text = template_text("plans.cuh.tmpl");
-  const char *p = text ? strstr(text, "max_grid = ") : NULL;
-  if (!p)
-    bug("plans.cuh.tmpl defines no max_grid");
-  return strtoll(p + strlen("max_grid = "), NULL, 10);
-}
-
 /* M_R_temp_bytes: [alignment slack][max_grid flags][max_grid partials]. */
 static long long temp_bytes(const Reduction *r) {
   long long align = elem_align(&r->accumulator) > 16 ? elem_align(&r->accumulator) : 16;
-  return align + template_max_grid() * (8 + elem_size(&r->accumulator));
+  return align + (long long)kernel_max_grid * (8 + elem_size(&r->accumulator));
 }
 
 static const char *scalar_limit(ScalarKind k, bool max) {
@@ -266,7 +256,7 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
                tu->items_per_thread, tu->min_blocks_per_sm ? arena_printf("%d", tu->min_blocks_per_sm) : "-",
                from ? arena_printf("from %s", from->name) : "default");
   }
-  long long grid = template_max_grid();
+  long long grid = (long long)kernel_max_grid;
   int acc_align = elem_align(&r->accumulator);
   buf_printf(b, "  temp bytes: %lld = %d (alignment) + %lld flags x 8 + %lld partials x %d, whatever n is\n",
              temp_bytes(r), acc_align > 16 ? acc_align : 16, grid, grid, elem_size(&r->accumulator));

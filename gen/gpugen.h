@@ -173,6 +173,19 @@ const char *template_text(const char *name);
  * NULL-terminated key/value list. */
 void template_emit(Buf *b, const char *name, const char *block, const char *const *kv);
 
+/* kernels.c: the kernel library's names that gen owns */
+typedef struct {
+  const char *placeholder; /* $(NAME) in the templates, filled with <module>_<reduction><suffix> */
+  const char *suffix;
+  bool segmented;          /* only "segmented" reductions have it */
+} KernelName;
+extern const KernelName kernel_names[];
+extern const int kernel_name_count;
+extern const char *const row_form_names[];
+extern const int row_form_count;
+extern const unsigned int kernel_max_grid;
+const char *row_forms_enumerators(void); /* "short_rows, grouped_rows, ..." */
+
 /* emit_*.c */
 void emit_header(const Spec *spec, OutputSet *out);   /* <module>.h */
 void emit_device(const Spec *spec, OutputSet *out);   /* <module>.cuh */

@@ -42,27 +42,10 @@ static const char *demangled_name(const char *mangled) {
 }
 
 /* The name of form f of the row-tile kernel, whose instances differ only
- * in that template argument: the f-th enumerator of the template's enum
- * row_form (reduce.cuh.tmpl), read from the embedded text so the two
- * cannot drift apart; NULL past its end. */
+ * in that template argument: the f-th of gen's row forms (kernels.c), which
+ * the template's enum row_form is filled from; NULL past its end. */
 static const char *row_form_name(long f) {
-  const char *p = strstr(template_text("policy.cuh.tmpl"), "enum row_form {");
-  if (!p || f < 0)
-    return NULL;
-  p += strlen("enum row_form {");
-  for (;; f--) {
-    while (*p == ' ')
-      p++;
-    size_t len = strcspn(p, ", }");
-    if (len == 0)
-      return NULL;
-    if (f == 0)
-      return arena_strndup(p, len);
-    p += len;
-    if (*p != ',')
-      return NULL;
-    p++;
-  }
+  return f >= 0 && f < row_form_count ? row_form_names[f] : NULL;
 }
 
 /* What explain shows for a kernel: its name; for the device path across
@@ -84,16 +67,13 @@ static const char *kernel_label(const char *mangled) {
   return name;
 }
 
-/* The kernels a reduction emits: the flat one, and for "segmented" the
- * segmented and row kernels (reduce.cuh.tmpl). check.c keeps every such
- * name unique in the module, so a name belongs to one reduction at most. */
-static const char *const kernel_suffixes[] = {"_kernel", "_segmented_kernel", "_rows_kernel", "_split_rows_kernel",
-                                              "_row_groups_kernel", "_row_tiles_kernel"};
-
+/* The reduction whose kernel this is (gen's table of kernel names,
+ * kernels.c). check.c keeps every such name unique in the module, so a
+ * name belongs to one reduction at most. */
 static int reduction_of_kernel(const Spec *spec, const char *name) {
   for (int i = 0; i < spec->nreductions; i++)
-    for (size_t k = 0; k < sizeof kernel_suffixes / sizeof kernel_suffixes[0]; k++)
-      if (strcmp(name, arena_printf("%s_%s%s", spec->module, spec->reductions[i].name, kernel_suffixes[k])) == 0)
+    for (int k = 0; k < kernel_name_count; k++)
+      if (strcmp(name, arena_printf("%s_%s%s", spec->module, spec->reductions[i].name, kernel_names[k].suffix)) == 0)
         return i;
   return -1;
 }

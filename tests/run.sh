@@ -708,7 +708,8 @@ for r in doc["reductions"]:
     m = "%s_%s" % (doc["module"], r["name"])
     want = [m + "_kernel"]
     if r["segmented"]:
-        want += [m + s for s in ("_row_groups_kernel", "_rows_kernel", "_segmented_kernel", "_split_rows_kernel")]
+        want += [m + s for s in ("_row_blocks_kernel", "_row_groups_kernel", "_rows_kernel", "_segmented_kernel",
+                                 "_split_rows_kernel")]
         want += [m + "_row_tiles_kernel<%s>" % f for f in ("grouped_rows", "long_rows", "short_rows", "wide_rows")]
     if r["name"] == "lo":
         want.append(m + "_row_tiles_kernel<dense_short_rows>")
@@ -823,6 +824,30 @@ suite_plans() {
     echo "ok   plans: test_plans (${n:-0} tests)"
   else
     fail "plans: test_plans" "$log"
+  fi
+  # explain --resources lists every __global__ kernel the module registers
+  # (the stand-in runtime's record of them), each once, by gen's names
+  cp tests/plans/plans_ops.h "$dir/"
+  sed 's/"targets": \[[^]]*\]/"targets": ["sm_90"]/' tests/plans/plans.json > "$dir/plans_sm90.json"
+  if log=$(TMPDIR=$WORK "$GPUGEN" explain --json --resources "$dir/plans_sm90.json" 2>&1) &&
+     log=$(printf '%s' "$log" | python3 -c '
+import json, re, subprocess, sys
+doc = json.load(sys.stdin)
+forms = re.search(r"enum row_form \{ ([^}]*) \}", open(sys.argv[2]).read()).group(1).split(", ")
+def label(mangled):
+    m = re.match(r"_Z(\d+)", mangled)
+    name = mangled[m.end():m.end() + int(m.group(1))]
+    f = re.search(r"row_formE(\d+)", mangled)
+    return name + ("<%s>" % forms[int(f.group(1))] if f else "<window>" if "_window_finish" in mangled else "")
+registered = sorted(label(k) for k in subprocess.run([sys.argv[1], "--kernels"], capture_output=True, text=True,
+                                                    check=True).stdout.split())
+listed = sorted(k["kernel"] for r in doc["reductions"] for k in r["resources"])
+assert listed == registered, "explain lists %s\nthe module registers %s" % (listed, registered)
+print(len(listed))
+' "$dir/test_plans" "$dir/gen/pl.cu" 2>&1); then
+    ok "plans: explain --resources lists the $log kernels the module registers"
+  else
+    fail "plans: explain --resources against the registered kernels" "$log"
   fi
 }
 
