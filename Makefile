@@ -23,7 +23,7 @@ DEMO_SPEC = specs/mytypes.json
 DEMO_OUT  = out
 
 .DELETE_ON_ERROR:
-.PHONY: all deps install demo bench bench-nccl bench-compile test test-unit test-golden test-errors test-compile test-valgrind test-gpu test-integration test-install test-explain \
+.PHONY: all deps install demo bench bench-nccl bench-compile check test test-unit test-golden test-errors test-compile test-valgrind test-gpu test-integration test-install test-explain \
         golden-update clean
 all: deps gpugen
 
@@ -96,6 +96,11 @@ $(BUILD)/tests/test_nccl_schedule: UNIT_CFLAGS = -I$(BUILD)/tests
 
 test: all $(UNIT_BINS)
 	@tests/run.sh all
+
+# The quick tier, for every edit: unit, golden, errors, cli, explain (no
+# --resources), output and the fuzz corpus replay.
+check: all $(UNIT_BINS) fuzz-build
+	@tests/run.sh check
 
 test-unit: all $(UNIT_BINS)
 	@tests/run.sh unit
