@@ -7,7 +7,7 @@ cuh=$1
 module=$(basename "$cuh" .cuh)
 echo "#include \"$module.cuh\""
 echo "using namespace $module;"
-sed -n 's/^template <> struct SharedMem<\(.*\)> {$/\1/p' "$cuh" | while read -r type; do
+sed -n 's/^template <> struct SharedMem<\([^>]*\)> {.*/\1/p' "$cuh" | while read -r type; do
   id=$(echo "$type" | tr ' ' '_')
   cat <<K
 __global__ void shfl_idx_$id(const $type *in, $type *out, int src, int width) {

@@ -11,9 +11,15 @@ if grep -q '\.local' "$ptx"; then
   echo "local memory used in $ptx:"; grep -n '\.local' "$ptx" | head -5
   status=1
 fi
-# "/* T: N bytes; the CUDA intrinsics" (native) or "/* T: N bytes, align" + " *   shuffle: W words"
+# Spec types state their plan: "/* T: N bytes, align" + " *   shuffle: W words". Builtin
+# scalars move as ceil(size / 4) words (one for those of 1 and 2 bytes); their sizes, on
+# x86-64 and the GPU alike, are listed here.
 expected=$(awk '
-  /^\/\* .*: [0-9]+ bytes?; the CUDA intrinsics/ { sub(/^\/\* /, ""); split($0, a, ": "); n = a[2] + 0; print a[1] "|" int((n + 3) / 4); next }
+  BEGIN { split("bool:1,char:1,signed char:1,unsigned char:1,short:2,unsigned short:2,int:4,unsigned int:4," \
+                "long:8,unsigned long:8,long long:8,unsigned long long:8,float:4,double:8,__half:2,__nv_bfloat16:2", s, ",")
+          for (i in s) { split(s[i], kv, ":"); size[kv[1]] = kv[2] } }
+  /^template <> struct SharedMem<[^>]*> \{ / { t = $0; sub(/^template <> struct SharedMem</, "", t); sub(/>.*/, "", t)
+    if (t in size) print t "|" int((size[t] + 3) / 4); next }
   /^\/\* .*: [0-9]+ bytes?, align/ { sub(/^\/\* /, ""); split($0, a, ": "); name = a[1]; next }
   /^ \*   shuffle: / && name != "" { print name "|" $3; name = "" }' "$cuh")
 [ -n "$expected" ] || { echo "no plans found in $cuh"; exit 1; }
