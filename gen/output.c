@@ -145,6 +145,9 @@ static int make_dirs(const char *dir, char **made, int *nmade, int max, const ch
     return -1;
   }
   if (mkdir(dir, 0777) != 0) {
+    /* another run may have made it since the stat above: then it is theirs, and ours to use */
+    if (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+      return 0;
     *why = strerror(errno);
     return -1;
   }
@@ -256,24 +259,61 @@ typedef struct {
   int n;
 } Locks;
 
+typedef struct {
+  const char *dir;
+  int fd;
+  dev_t dev;
+  ino_t ino;
+} LockDir;
+
+static int compare_lock_dirs(const void *a, const void *b) {
+  const LockDir *x = a, *y = b;
+  if (x->dev != y->dev)
+    return x->dev < y->dev ? -1 : 1;
+  return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* Every run locks its directories in one global order (by device and
+ * inode, whatever path names them), so two runs whose sets share
+ * directories, such as an output directory and a depfile's, never wait on
+ * each other in a cycle. */
 static int lock_dirs(const OutputSet *set, Locks *l) {
-  for (int i = 0; i < set->nfiles; i++) {
+  LockDir dirs[OUTPUT_MAX_FILES];
+  int n = 0, status = 0;
+  for (int i = 0; i < set->nfiles && status == 0; i++) {
     const char *dir = dir_name(set->files[i].path);
     bool seen = false;
-    for (int k = 0; k < l->n; k++)
-      seen |= strcmp(l->dirs[k], dir) == 0;
+    for (int k = 0; k < n; k++)
+      seen |= strcmp(dirs[k].dir, dir) == 0;
     if (seen)
       continue;
+    struct stat st;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+    if (fd < 0 || fstat(fd, &st) != 0) {
       if (fd >= 0)
         close(fd);
-      return -1;
+      status = -1;
+      break;
     }
-    l->dirs[l->n] = dir;
-    l->fds[l->n++] = fd;
+    dirs[n++] = (LockDir){dir, fd, st.st_dev, st.st_ino};
   }
-  return 0;
+  if (n)
+    qsort(dirs, (size_t)n, sizeof dirs[0], compare_lock_dirs);
+  /* test hook, never set outside the tests: waits after each lock, so that
+   * runs that took their locks in different orders would deadlock */
+  const char *delay = getenv("GPUGEN_TEST_LOCK_DELAY_MS");
+  for (int k = 0; k < n; k++) {
+    /* two paths to one directory: locked once */
+    if (status == 0 && !(k > 0 && dirs[k].dev == dirs[k - 1].dev && dirs[k].ino == dirs[k - 1].ino)) {
+      if (flock(dirs[k].fd, LOCK_EX) != 0)
+        status = -1;
+      else if (delay)
+        usleep((useconds_t)atoi(delay) * 1000);
+    }
+    l->dirs[l->n] = dirs[k].dir;
+    l->fds[l->n++] = dirs[k].fd;
+  }
+  return status;
 }
 
 static void unlock_dirs(Locks *l) {

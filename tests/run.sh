@@ -1009,7 +1009,7 @@ suite_output() {
   rm -rf "$w/k" && cp -a "$w/ref_old" "$w/k"
   t0=$(date +%s%N); "$GPUGEN" -o "$w/k" "$w/new.json"; t1=$(date +%s%N)
   run_ms=$(( (t1 - t0) / 1000000 + 1 ))
-  for i in $(seq 1 30); do
+  for i in $(seq 1 200); do
     rm -rf "$w/k" && cp -a "$w/ref_old" "$w/k"
     "$GPUGEN" -o "$w/k" "$w/new.json" & local pid=$!
     sleep "$(awk -v ms=$(( RANDOM % run_ms )) 'BEGIN { printf "%.3f", ms / 1000 }')"
@@ -1045,7 +1045,7 @@ suite_output() {
 
   # Two writers on one directory take turns: the set is one run's, whole.
   rm -rf "$w/two"
-  for i in 1 2 3 4 5; do
+  for i in $(seq 1 50); do
     "$GPUGEN" -o "$w/two" "$w/old.json" & local p1=$!
     "$GPUGEN" -o "$w/two" "$w/new.json" & local p2=$!
     wait $p1 $p2
@@ -1054,7 +1054,37 @@ suite_output() {
       return
     fi
   done
-  ok "output: two writers at once, 5 times: each set whole and consistent with its stamp"
+  ok "output: two writers at once, 50 times: each set whole and consistent with its stamp"
+
+  # Crossed directories: each run's depfile in the other's output
+  # directory. Both lock both directories, in the same order, so neither
+  # waits on the other forever; each waits 50 ms after each lock, so runs
+  # that locked in their own orders would deadlock (the timeout fails it).
+  local crossed=0
+  rm -rf "$w/xa" "$w/xb"
+  for i in $(seq 1 10); do
+    GPUGEN_TEST_LOCK_DELAY_MS=50 timeout 60 "$GPUGEN" -q -o "$w/xa" --depfile "$w/xb/a.d" "$w/old.json" & p1=$!
+    GPUGEN_TEST_LOCK_DELAY_MS=50 timeout 60 "$GPUGEN" -q -o "$w/xb" --depfile "$w/xa/b.d" "$w/new.json" & p2=$!
+    wait $p1 && wait $p2 && tests/output/stamp_check.py "$w/xa" >/dev/null 2>&1 &&
+      tests/output/stamp_check.py "$w/xb" >/dev/null 2>&1 && no_temps "$w/xa" && no_temps "$w/xb" &&
+      [ -s "$w/xb/a.d" ] && [ -s "$w/xa/b.d" ] && crossed=$((crossed + 1))
+  done
+  if [ $crossed = 10 ]; then ok "output: 10 pairs with crossed output and depfile directories: no deadlock, both sets whole"; else
+    fail "output: crossed output and depfile directories: $crossed of 10 pairs ended whole"; fi
+
+  # Two runs that make the same new parent directories at once, and two
+  # spellings of one directory: both runs succeed, each set whole.
+  local nested=0
+  for i in $(seq 1 10); do
+    rm -rf "$w/nest"
+    "$GPUGEN" -q -o "$w/nest/a/b/c" "$w/old.json" & p1=$!
+    "$GPUGEN" -q -o "$w/nest/a/b/d" "$w/new.json" & p2=$!
+    "$GPUGEN" -q -o "$w/nest/a/b/../b/c" "$w/new.json" & local p3=$!
+    wait $p1 && wait $p2 && wait $p3 && tests/output/stamp_check.py "$w/nest/a/b/c" >/dev/null 2>&1 &&
+      tests/output/stamp_check.py "$w/nest/a/b/d" >/dev/null 2>&1 && nested=$((nested + 1))
+  done
+  if [ $nested = 10 ]; then ok "output: 10 times three runs making one new tree at once: all succeed, each set whole"; else
+    fail "output: runs making one new tree at once: $nested of 10 rounds ended whole"; fi
 }
 
 # Documented limits and hostile paths (tests/limits/): the inputs are made at
