@@ -144,6 +144,13 @@ static void check_targets(Spec *s, const int *nvcc_archs, int n_nvcc) {
       if (strcmp(s->targets[j].name, t->name) == 0)
         ERR(jpath, "'%s' is listed twice", t->name);
   }
+  /* nvcc refuses one architecture's code both family-specific and not */
+  for (int i = 0; ok && i < s->ntargets; i++)
+    for (int j = 0; j < s->ntargets; j++)
+      if (s->targets[i].suffix == 'f' && s->targets[j].arch == s->targets[i].arch && !s->targets[j].suffix)
+        ERR(arena_printf("targets[%d]", i), "'%s' and '%s' cannot both be targets: nvcc refuses to build one "
+            "architecture's code both family-specific and not (the code of '%s' runs on '%s' too); keep one",
+            s->targets[i].name, s->targets[j].name, s->targets[i].name, s->targets[j].name);
   if (ok && s->ntargets > 0) /* qsort of NULL is undefined even for 0 elements */
     qsort(s->targets, (size_t)s->ntargets, sizeof(Target), compare_targets);
 }

@@ -7,10 +7,11 @@
 
 /* Escapes one path for a make rule: a space or tab gets a backslash (and
  * the backslashes before it are doubled), '#' gets a backslash, '$' is
- * doubled. A line break cannot be written at all. */
+ * doubled. A line break cannot be written at all, nor a ':', which make
+ * reads as the rule's separator wherever it stands. */
 static bool put_make_path(Buf *b, const char *path) {
   for (const char *p = path; *p; p++) {
-    if (*p == '\n' || *p == '\r')
+    if (*p == '\n' || *p == '\r' || *p == ':')
       return false;
     if (*p == ' ' || *p == '\t') {
       for (const char *q = p; q > path && q[-1] == '\\'; q--)

@@ -54,7 +54,8 @@ static void check_header_clash(const Spec *spec, const OutputSet *set) {
  * or an output. */
 static void add_depfile(const Spec *spec, OutputSet *set, const GenOptions *o) {
   const char *path = absolute_path(o->depfile);
-  bool clash = strcmp(path, absolute_path(spec->path)) == 0;
+  bool clash = strcmp(path, absolute_path(spec->path)) == 0 ||
+               strcmp(path, arena_printf("%s/%s.stamp", set->out_dir, spec->module)) == 0;
   for (int f = 0; f < set->nfiles; f++)
     clash |= strcmp(path, set->files[f].path) == 0;
   for (int i = 0; i < spec->nheader_files; i++)
@@ -66,7 +67,8 @@ static void add_depfile(const Spec *spec, OutputSet *set, const GenOptions *o) {
   Buf text = {0};
   const char *bad = depfile_text(spec, set, o->out_dir, &text);
   if (bad)
-    diag_error(spec->path, "the path '%s' has a line break, which a depfile cannot hold", bad);
+    diag_error(spec->path, "the path '%s' has %s, which a depfile cannot hold", bad,
+               strpbrk(bad, "\n\r") ? "a line break" : "a ':'");
   Buf *b = output_add_path(set, path);
   set->files[set->nfiles - 1].always_write = true;
   *b = text;

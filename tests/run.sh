@@ -239,6 +239,19 @@ PY
   else
     fail "cli --depfile over the spec is refused" "$out"
   fi
+  out=$("$GPUGEN" -o "$WORK/dep3" --depfile "$WORK/dep3/basic.stamp" tests/golden/basic.json 2>&1)
+  if [ $? -eq 1 ] && [ ! -e "$WORK/dep3" ] && printf '%s' "$out" | grep -q "is one of gpugen's inputs or outputs"; then
+    ok "cli --depfile over the stamp is refused, nothing written"
+  else
+    fail "cli --depfile over the stamp is refused" "$out"
+  fi
+  out=$("$GPUGEN" -o "$WORK/dep:4" --depfile "$WORK/dep4.d" tests/golden/basic.json 2>&1)
+  if [ $? -eq 1 ] && [ ! -e "$WORK/dep:4" ] && [ ! -e "$WORK/dep4.d" ] &&
+     printf '%s' "$out" | grep -q "has a ':', which a depfile cannot hold"; then
+    ok "cli --depfile with an output path holding ':' is refused, nothing written"
+  else
+    fail "cli --depfile with an output path holding ':'" "$out"
+  fi
   "$GPUGEN" --check --depfile "$WORK/check-dep.d" specs/mytypes.json
   if [ ! -e "$WORK/check-dep.d" ]; then ok "cli --check writes no depfile"; else fail "cli --check writes no depfile"; fi
 
