@@ -138,8 +138,9 @@ void emit_device(const Spec *spec, OutputSet *out) {
     const Type *t = spec->types_ordered[i];
     buf_put(b, "\n");
     emit_plan_comment(b, t->name, t->size, t->align, t->padding_bytes, &t->shuffle, &t->load);
-    /* __half2's array is gpugen_M_smem_half2: no "__" inside a name */
-    const char *ident = t->vector ? t->name + strspn(t->name, "_") : t->name;
+    /* gpugen_M_smem_type_NAME: a type named like a builtin's identifier (llong, uchar) keeps an array of its
+     * own; __half2's is ..._type_half2, with no "__" inside a name */
+    const char *ident = arena_printf("type_%s", t->vector ? t->name + strspn(t->name, "_") : t->name);
     emit_shared_mem(b, spec, t->name, ident, t->align);
     emit_words_type(b, t->name, &t->shuffle, &t->load, t->used, t->size);
   }

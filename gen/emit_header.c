@@ -16,9 +16,14 @@ static bool uses_half_types(const Spec *spec) {
     for (int f = 0; f < spec->types[i]->nfields; f++)
       if (is_half(&spec->types[i]->fields[f].ref))
         return true;
-  for (int i = 0; i < spec->nreductions; i++)
-    if (is_half(&spec->reductions[i].input) || is_half(&spec->reductions[i].accumulator))
+  for (int i = 0; i < spec->nreductions; i++) {
+    const Reduction *r = &spec->reductions[i];
+    for (int k = 0; k < r->ninputs; k++)
+      if (is_half(&r->inputs[k]))
+        return true;
+    if (is_half(&r->accumulator) || (r->has_params && is_half(&r->params)))
       return true;
+  }
   return false;
 }
 
@@ -86,8 +91,11 @@ void emit_header(const Spec *spec, OutputSet *out) {
     if (spec->cxx_only_headers)
       buf_printf(b, "#ifndef __cplusplus\n#error \"%s.h: the spec's headers are C++ only; include %s.h from C++ or CUDA "
                  "(its API is extern C)\"\n#endif\n", spec->module, spec->module);
+    /* a header that leaves a #pragma pack active must not pack the code below */
+    buf_put(b, "#pragma pack(push)\n");
     for (int i = 0; i < spec->nheaders; i++)
       buf_printf(b, "#include \"%s\"\n", spec->headers[i]);
+    buf_put(b, "#pragma pack(pop)\n");
   }
   const size_t after_headers = b->len;
   for (int i = 0; i < spec->ntypes; i++)

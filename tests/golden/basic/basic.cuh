@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* Rgb: 3 bytes, align 1, 0 bytes of padding
  *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
  *   ldg:     3 loads of 1 byte, 0 padding words skipped */
-template <> struct SharedMem<Rgb> { __device__ Rgb *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_Rgb[]; return reinterpret_cast<Rgb *>(gpugen_basic_smem_Rgb); } };
+template <> struct SharedMem<Rgb> { __device__ Rgb *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_type_Rgb[]; return reinterpret_cast<Rgb *>(gpugen_basic_smem_type_Rgb); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Rgb shuffle(const Rgb &v, Op op) {
   Rgb r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Rgb &a, const Rgb &b) 
 /* Short3: 6 bytes, align 2, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 2 bytes, 0 padding words skipped */
-template <> struct SharedMem<Short3> { __device__ Short3 *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_Short3[]; return reinterpret_cast<Short3 *>(gpugen_basic_smem_Short3); } };
+template <> struct SharedMem<Short3> { __device__ Short3 *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_type_Short3[]; return reinterpret_cast<Short3 *>(gpugen_basic_smem_type_Short3); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Short3 shuffle(const Short3 &v, Op op) {
   Short3 r;
@@ -298,7 +298,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Short3 &a, const Short
 /* IntLL: 16 bytes, align 8, 4 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 1 padding word skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<IntLL> { __device__ IntLL *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_IntLL[]; return reinterpret_cast<IntLL *>(gpugen_basic_smem_IntLL); } };
+template <> struct SharedMem<IntLL> { __device__ IntLL *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_type_IntLL[]; return reinterpret_cast<IntLL *>(gpugen_basic_smem_type_IntLL); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ IntLL shuffle(const IntLL &v, Op op) {
   IntLL r;
@@ -331,7 +331,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const IntLL &a, const IntLL 
 /* Pixel: 10 bytes, align 2, 1 byte of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     5 loads of 2 bytes, 0 padding words skipped */
-template <> struct SharedMem<Pixel> { __device__ Pixel *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_Pixel[]; return reinterpret_cast<Pixel *>(gpugen_basic_smem_Pixel); } };
+template <> struct SharedMem<Pixel> { __device__ Pixel *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_basic_smem_type_Pixel[]; return reinterpret_cast<Pixel *>(gpugen_basic_smem_type_Pixel); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Pixel shuffle(const Pixel &v, Op op) {
   Pixel r;
@@ -364,7 +364,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Pixel &a, const Pixel 
 /* Segment: 40 bytes, align 8, 15 bytes of padding
  *   shuffle: 7 words of 32 bits (7 shfl.syncs), 3 padding words skipped
  *   ldg:     5 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<Segment> { __device__ Segment *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_Segment[]; return reinterpret_cast<Segment *>(gpugen_basic_smem_Segment); } };
+template <> struct SharedMem<Segment> { __device__ Segment *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_type_Segment[]; return reinterpret_cast<Segment *>(gpugen_basic_smem_type_Segment); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Segment shuffle(const Segment &v, Op op) {
   Segment r;
@@ -399,7 +399,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Segment &a, const Segm
 /* Vec4: 16 bytes, align 16, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<Vec4> { __device__ Vec4 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_basic_smem_Vec4[]; return reinterpret_cast<Vec4 *>(gpugen_basic_smem_Vec4); } };
+template <> struct SharedMem<Vec4> { __device__ Vec4 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_basic_smem_type_Vec4[]; return reinterpret_cast<Vec4 *>(gpugen_basic_smem_type_Vec4); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Vec4 shuffle(const Vec4 &v, Op op) {
   Vec4 r;
@@ -430,7 +430,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Vec4 &a, const Vec4 &b
 /* Flags17: 17 bytes, align 1, 0 bytes of padding
  *   shuffle: 5 words of 32 bits (5 shfl.syncs), 0 padding words skipped
  *   ldg:     17 loads of 1 byte, 0 padding words skipped */
-template <> struct SharedMem<Flags17> { __device__ Flags17 *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_Flags17[]; return reinterpret_cast<Flags17 *>(gpugen_basic_smem_Flags17); } };
+template <> struct SharedMem<Flags17> { __device__ Flags17 *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_basic_smem_type_Flags17[]; return reinterpret_cast<Flags17 *>(gpugen_basic_smem_type_Flags17); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Flags17 shuffle(const Flags17 &v, Op op) {
   Flags17 r;
@@ -462,7 +462,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Flags17 &a, const Flag
 /* Welford: 12 bytes, align 4, 0 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Welford> { __device__ Welford *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_basic_smem_Welford[]; return reinterpret_cast<Welford *>(gpugen_basic_smem_Welford); } };
+template <> struct SharedMem<Welford> { __device__ Welford *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_basic_smem_type_Welford[]; return reinterpret_cast<Welford *>(gpugen_basic_smem_type_Welford); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Welford shuffle(const Welford &v, Op op) {
   Welford r;
@@ -493,7 +493,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Welford &a, const Welf
 /* basic_best_result: 16 bytes, align 8, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<basic_best_result> { __device__ basic_best_result *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_basic_best_result[]; return reinterpret_cast<basic_best_result *>(gpugen_basic_smem_basic_best_result); } };
+template <> struct SharedMem<basic_best_result> { __device__ basic_best_result *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_basic_smem_type_basic_best_result[]; return reinterpret_cast<basic_best_result *>(gpugen_basic_smem_type_basic_best_result); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ basic_best_result shuffle(const basic_best_result &v, Op op) {
   basic_best_result r;

@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* float2: 8 bytes, align 8, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<float2> { __device__ float2 *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_cxx_smem_float2[]; return reinterpret_cast<float2 *>(gpugen_cxx_smem_float2); } };
+template <> struct SharedMem<float2> { __device__ float2 *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_cxx_smem_type_float2[]; return reinterpret_cast<float2 *>(gpugen_cxx_smem_type_float2); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ float2 shuffle(const float2 &v, Op op) {
   float2 r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const float2 &a, const float
 /* Tracked: 24 bytes, align 8, 0 bytes of padding
  *   shuffle: 6 words of 32 bits (6 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<Tracked> { __device__ Tracked *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_cxx_smem_Tracked[]; return reinterpret_cast<Tracked *>(gpugen_cxx_smem_Tracked); } };
+template <> struct SharedMem<Tracked> { __device__ Tracked *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_cxx_smem_type_Tracked[]; return reinterpret_cast<Tracked *>(gpugen_cxx_smem_type_Tracked); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Tracked shuffle(const Tracked &v, Op op) {
   Tracked r;
@@ -297,7 +297,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Tracked &a, const Trac
 /* PairF: 8 bytes, align 4, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<PairF> { __device__ PairF *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_cxx_smem_PairF[]; return reinterpret_cast<PairF *>(gpugen_cxx_smem_PairF); } };
+template <> struct SharedMem<PairF> { __device__ PairF *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_cxx_smem_type_PairF[]; return reinterpret_cast<PairF *>(gpugen_cxx_smem_type_PairF); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ PairF shuffle(const PairF &v, Op op) {
   PairF r;
@@ -328,7 +328,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const PairF &a, const PairF 
 /* PairL: 16 bytes, align 8, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<PairL> { __device__ PairL *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_cxx_smem_PairL[]; return reinterpret_cast<PairL *>(gpugen_cxx_smem_PairL); } };
+template <> struct SharedMem<PairL> { __device__ PairL *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_cxx_smem_type_PairL[]; return reinterpret_cast<PairL *>(gpugen_cxx_smem_type_PairL); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ PairL shuffle(const PairL &v, Op op) {
   PairL r;
@@ -359,7 +359,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const PairL &a, const PairL 
 /* TaggedS: 12 bytes, align 4, 2 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<TaggedS> { __device__ TaggedS *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_cxx_smem_TaggedS[]; return reinterpret_cast<TaggedS *>(gpugen_cxx_smem_TaggedS); } };
+template <> struct SharedMem<TaggedS> { __device__ TaggedS *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_cxx_smem_type_TaggedS[]; return reinterpret_cast<TaggedS *>(gpugen_cxx_smem_type_TaggedS); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ TaggedS shuffle(const TaggedS &v, Op op) {
   TaggedS r;

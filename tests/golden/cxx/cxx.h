@@ -28,7 +28,9 @@
 #ifndef __cplusplus
 #error "cxx.h: the spec's headers are C++ only; include cxx.h from C++ or CUDA (its API is extern C)"
 #endif
+#pragma pack(push)
 #include "cxx_types.h"
+#pragma pack(pop)
 
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(float2) == 8, "float2: size differs from the spec");

@@ -244,7 +244,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* Best: 8 bytes, align 4, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Best> { __device__ Best *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_macros_smem_Best[]; return reinterpret_cast<Best *>(gpugen_macros_smem_Best); } };
+template <> struct SharedMem<Best> { __device__ Best *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_macros_smem_type_Best[]; return reinterpret_cast<Best *>(gpugen_macros_smem_type_Best); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Best shuffle(const Best &v, Op op) {
   Best r;

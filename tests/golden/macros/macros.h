@@ -25,7 +25,9 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
+#pragma pack(push)
 #include "macros_ops.h"
+#pragma pack(pop)
 
 /* The spec's headers define macros named like identifiers of the code below:
  * they are suspended here and restored at the end of this file. */

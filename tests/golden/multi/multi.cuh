@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* Masked: 16 bytes, align 8, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<Masked> { __device__ Masked *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_multi_smem_Masked[]; return reinterpret_cast<Masked *>(gpugen_multi_smem_Masked); } };
+template <> struct SharedMem<Masked> { __device__ Masked *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_multi_smem_type_Masked[]; return reinterpret_cast<Masked *>(gpugen_multi_smem_type_Masked); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Masked shuffle(const Masked &v, Op op) {
   Masked r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Masked &a, const Maske
 /* PairHash: 16 bytes, align 8, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<PairHash> { __device__ PairHash *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_multi_smem_PairHash[]; return reinterpret_cast<PairHash *>(gpugen_multi_smem_PairHash); } };
+template <> struct SharedMem<PairHash> { __device__ PairHash *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_multi_smem_type_PairHash[]; return reinterpret_cast<PairHash *>(gpugen_multi_smem_type_PairHash); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ PairHash shuffle(const PairHash &v, Op op) {
   PairHash r;

@@ -254,7 +254,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* Span: 8 bytes, align 4, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Span> { __device__ Span *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_xgpu_smem_Span[]; return reinterpret_cast<Span *>(gpugen_xgpu_smem_Span); } };
+template <> struct SharedMem<Span> { __device__ Span *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_xgpu_smem_type_Span[]; return reinterpret_cast<Span *>(gpugen_xgpu_smem_type_Span); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Span shuffle(const Span &v, Op op) {
   Span r;
@@ -285,7 +285,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Span &a, const Span &b
 /* Window: 20 bytes, align 4, 1 byte of padding
  *   shuffle: 5 words of 32 bits (5 shfl.syncs), 0 padding words skipped
  *   ldg:     5 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Window> { __device__ Window *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_xgpu_smem_Window[]; return reinterpret_cast<Window *>(gpugen_xgpu_smem_Window); } };
+template <> struct SharedMem<Window> { __device__ Window *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_xgpu_smem_type_Window[]; return reinterpret_cast<Window *>(gpugen_xgpu_smem_type_Window); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Window shuffle(const Window &v, Op op) {
   Window r;
@@ -316,7 +316,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Window &a, const Windo
 /* MinMax: 8 bytes, align 4, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<MinMax> { __device__ MinMax *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_xgpu_smem_MinMax[]; return reinterpret_cast<MinMax *>(gpugen_xgpu_smem_MinMax); } };
+template <> struct SharedMem<MinMax> { __device__ MinMax *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_xgpu_smem_type_MinMax[]; return reinterpret_cast<MinMax *>(gpugen_xgpu_smem_type_MinMax); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ MinMax shuffle(const MinMax &v, Op op) {
   MinMax r;
@@ -347,7 +347,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const MinMax &a, const MinMa
 /* xgpu_best_result: 16 bytes, align 8, 4 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 1 padding word skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<xgpu_best_result> { __device__ xgpu_best_result *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_xgpu_smem_xgpu_best_result[]; return reinterpret_cast<xgpu_best_result *>(gpugen_xgpu_smem_xgpu_best_result); } };
+template <> struct SharedMem<xgpu_best_result> { __device__ xgpu_best_result *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_xgpu_smem_type_xgpu_best_result[]; return reinterpret_cast<xgpu_best_result *>(gpugen_xgpu_smem_type_xgpu_best_result); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ xgpu_best_result shuffle(const xgpu_best_result &v, Op op) {
   xgpu_best_result r;

@@ -26,7 +26,9 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
+#pragma pack(push)
 #include "tagged_ops.h"
+#pragma pack(pop)
 
 /* 16 bytes, align 8 */
 typedef struct xgpu_best_result {

@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* Scale: 8 bytes, align 4, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Scale> { __device__ Scale *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_params_smem_Scale[]; return reinterpret_cast<Scale *>(gpugen_params_smem_Scale); } };
+template <> struct SharedMem<Scale> { __device__ Scale *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_params_smem_type_Scale[]; return reinterpret_cast<Scale *>(gpugen_params_smem_type_Scale); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Scale shuffle(const Scale &v, Op op) {
   Scale r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Scale &a, const Scale 
 /* Pick: 16 bytes, align 8, 4 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 1 padding word skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<Pick> { __device__ Pick *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_params_smem_Pick[]; return reinterpret_cast<Pick *>(gpugen_params_smem_Pick); } };
+template <> struct SharedMem<Pick> { __device__ Pick *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_params_smem_type_Pick[]; return reinterpret_cast<Pick *>(gpugen_params_smem_type_Pick); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Pick shuffle(const Pick &v, Op op) {
   Pick r;

@@ -28,7 +28,9 @@
 #ifndef __cplusplus
 #error "params.h: the spec's headers are C++ only; include params.h from C++ or CUDA (its API is extern C)"
 #endif
+#pragma pack(push)
 #include "params_ops.h"
+#pragma pack(pop)
 
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(struct Scale) == 8, "struct Scale: size differs from the spec");

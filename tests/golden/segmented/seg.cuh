@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* MaxSub: 32 bytes, align 8, 0 bytes of padding
  *   shuffle: 8 words of 32 bits (8 shfl.syncs), 0 padding words skipped
  *   ldg:     4 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<MaxSub> { __device__ MaxSub *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_seg_smem_MaxSub[]; return reinterpret_cast<MaxSub *>(gpugen_seg_smem_MaxSub); } };
+template <> struct SharedMem<MaxSub> { __device__ MaxSub *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_seg_smem_type_MaxSub[]; return reinterpret_cast<MaxSub *>(gpugen_seg_smem_type_MaxSub); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ MaxSub shuffle(const MaxSub &v, Op op) {
   MaxSub r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const MaxSub &a, const MaxSu
 /* Welford: 12 bytes, align 4, 0 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Welford> { __device__ Welford *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_seg_smem_Welford[]; return reinterpret_cast<Welford *>(gpugen_seg_smem_Welford); } };
+template <> struct SharedMem<Welford> { __device__ Welford *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_seg_smem_type_Welford[]; return reinterpret_cast<Welford *>(gpugen_seg_smem_type_Welford); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Welford shuffle(const Welford &v, Op op) {
   Welford r;
@@ -297,7 +297,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Welford &a, const Welf
 /* seg_best_result: 16 bytes, align 8, 4 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 1 padding word skipped
  *   ldg:     2 loads of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<seg_best_result> { __device__ seg_best_result *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_seg_smem_seg_best_result[]; return reinterpret_cast<seg_best_result *>(gpugen_seg_smem_seg_best_result); } };
+template <> struct SharedMem<seg_best_result> { __device__ seg_best_result *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_seg_smem_type_seg_best_result[]; return reinterpret_cast<seg_best_result *>(gpugen_seg_smem_type_seg_best_result); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ seg_best_result shuffle(const seg_best_result &v, Op op) {
   seg_best_result r;

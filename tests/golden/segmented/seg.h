@@ -25,7 +25,9 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
+#pragma pack(push)
 #include "headers.h"
+#pragma pack(pop)
 
 /* 16 bytes, align 8 */
 typedef struct seg_best_result {

@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* Welford: 12 bytes, align 4, 0 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Welford> { __device__ Welford *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_small_smem_Welford[]; return reinterpret_cast<Welford *>(gpugen_small_smem_Welford); } };
+template <> struct SharedMem<Welford> { __device__ Welford *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_small_smem_type_Welford[]; return reinterpret_cast<Welford *>(gpugen_small_smem_type_Welford); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Welford shuffle(const Welford &v, Op op) {
   Welford r;

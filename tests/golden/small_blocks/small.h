@@ -25,7 +25,9 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
+#pragma pack(push)
 #include "headers.h"
+#pragma pack(pop)
 
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(Welford) == 12, "Welford: size differs from the spec");

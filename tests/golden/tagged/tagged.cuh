@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* Span: 8 bytes, align 4, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Span> { __device__ Span *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_tagged_smem_Span[]; return reinterpret_cast<Span *>(gpugen_tagged_smem_Span); } };
+template <> struct SharedMem<Span> { __device__ Span *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_tagged_smem_type_Span[]; return reinterpret_cast<Span *>(gpugen_tagged_smem_type_Span); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Span shuffle(const Span &v, Op op) {
   Span r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Span &a, const Span &b
 /* Window: 20 bytes, align 4, 1 byte of padding
  *   shuffle: 5 words of 32 bits (5 shfl.syncs), 0 padding words skipped
  *   ldg:     5 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<Window> { __device__ Window *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_tagged_smem_Window[]; return reinterpret_cast<Window *>(gpugen_tagged_smem_Window); } };
+template <> struct SharedMem<Window> { __device__ Window *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_tagged_smem_type_Window[]; return reinterpret_cast<Window *>(gpugen_tagged_smem_type_Window); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Window shuffle(const Window &v, Op op) {
   Window r;
@@ -297,7 +297,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Window &a, const Windo
 /* MinMax: 8 bytes, align 4, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<MinMax> { __device__ MinMax *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_tagged_smem_MinMax[]; return reinterpret_cast<MinMax *>(gpugen_tagged_smem_MinMax); } };
+template <> struct SharedMem<MinMax> { __device__ MinMax *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_tagged_smem_type_MinMax[]; return reinterpret_cast<MinMax *>(gpugen_tagged_smem_type_MinMax); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ MinMax shuffle(const MinMax &v, Op op) {
   MinMax r;

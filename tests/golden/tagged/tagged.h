@@ -25,7 +25,9 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
+#pragma pack(push)
 #include "tagged_ops.h"
+#pragma pack(pop)
 
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(struct Span) == 8, "struct Span: size differs from the spec");

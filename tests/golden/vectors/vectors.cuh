@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* float4: 16 bytes, align 16, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<float4> { __device__ float4 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vectors_smem_float4[]; return reinterpret_cast<float4 *>(gpugen_vectors_smem_float4); } };
+template <> struct SharedMem<float4> { __device__ float4 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vectors_smem_type_float4[]; return reinterpret_cast<float4 *>(gpugen_vectors_smem_type_float4); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ float4 shuffle(const float4 &v, Op op) {
   float4 r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const float4 &a, const float
 /* uchar3: 3 bytes, align 1, 0 bytes of padding
  *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
  *   ldg:     3 loads of 1 byte, 0 padding words skipped */
-template <> struct SharedMem<uchar3> { __device__ uchar3 *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_vectors_smem_uchar3[]; return reinterpret_cast<uchar3 *>(gpugen_vectors_smem_uchar3); } };
+template <> struct SharedMem<uchar3> { __device__ uchar3 *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_vectors_smem_type_uchar3[]; return reinterpret_cast<uchar3 *>(gpugen_vectors_smem_type_uchar3); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ uchar3 shuffle(const uchar3 &v, Op op) {
   uchar3 r;
@@ -297,7 +297,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const uchar3 &a, const uchar
 /* double2: 16 bytes, align 16, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<double2> { __device__ double2 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vectors_smem_double2[]; return reinterpret_cast<double2 *>(gpugen_vectors_smem_double2); } };
+template <> struct SharedMem<double2> { __device__ double2 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vectors_smem_type_double2[]; return reinterpret_cast<double2 *>(gpugen_vectors_smem_type_double2); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ double2 shuffle(const double2 &v, Op op) {
   double2 r;
@@ -328,7 +328,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const double2 &a, const doub
 /* __half2: 4 bytes, align 4, 0 bytes of padding
  *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
  *   ldg:     1 load of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<__half2> { __device__ __half2 *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_vectors_smem_half2[]; return reinterpret_cast<__half2 *>(gpugen_vectors_smem_half2); } };
+template <> struct SharedMem<__half2> { __device__ __half2 *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_vectors_smem_type_half2[]; return reinterpret_cast<__half2 *>(gpugen_vectors_smem_type_half2); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ __half2 shuffle(const __half2 &v, Op op) {
   __half2 r;
@@ -359,7 +359,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __half2 &a, const __ha
 /* longlong4_32a: 32 bytes, align 32, 0 bytes of padding
  *   shuffle: 8 words of 32 bits (8 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<longlong4_32a> { __device__ longlong4_32a *getPointer() { extern __shared__ __align__(32) unsigned char gpugen_vectors_smem_longlong4_32a[]; return reinterpret_cast<longlong4_32a *>(gpugen_vectors_smem_longlong4_32a); } };
+template <> struct SharedMem<longlong4_32a> { __device__ longlong4_32a *getPointer() { extern __shared__ __align__(32) unsigned char gpugen_vectors_smem_type_longlong4_32a[]; return reinterpret_cast<longlong4_32a *>(gpugen_vectors_smem_type_longlong4_32a); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ longlong4_32a shuffle(const longlong4_32a &v, Op op) {
   longlong4_32a r;
@@ -390,7 +390,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const longlong4_32a &a, cons
 /* short3: 6 bytes, align 2, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 2 bytes, 0 padding words skipped */
-template <> struct SharedMem<short3> { __device__ short3 *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_vectors_smem_short3[]; return reinterpret_cast<short3 *>(gpugen_vectors_smem_short3); } };
+template <> struct SharedMem<short3> { __device__ short3 *getPointer() { extern __shared__ __align__(2) unsigned char gpugen_vectors_smem_type_short3[]; return reinterpret_cast<short3 *>(gpugen_vectors_smem_type_short3); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ short3 shuffle(const short3 &v, Op op) {
   short3 r;
@@ -422,7 +422,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const short3 &a, const short
 /* int2: 8 bytes, align 8, 0 bytes of padding
  *   shuffle: 2 words of 32 bits (2 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 8 bytes, 0 padding words skipped */
-template <> struct SharedMem<int2> { __device__ int2 *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_vectors_smem_int2[]; return reinterpret_cast<int2 *>(gpugen_vectors_smem_int2); } };
+template <> struct SharedMem<int2> { __device__ int2 *getPointer() { extern __shared__ __align__(8) unsigned char gpugen_vectors_smem_type_int2[]; return reinterpret_cast<int2 *>(gpugen_vectors_smem_type_int2); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ int2 shuffle(const int2 &v, Op op) {
   int2 r;
@@ -453,7 +453,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const int2 &a, const int2 &b
 /* uint3: 12 bytes, align 4, 0 bytes of padding
  *   shuffle: 3 words of 32 bits (3 shfl.syncs), 0 padding words skipped
  *   ldg:     3 loads of 4 bytes, 0 padding words skipped */
-template <> struct SharedMem<uint3> { __device__ uint3 *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_vectors_smem_uint3[]; return reinterpret_cast<uint3 *>(gpugen_vectors_smem_uint3); } };
+template <> struct SharedMem<uint3> { __device__ uint3 *getPointer() { extern __shared__ __align__(4) unsigned char gpugen_vectors_smem_type_uint3[]; return reinterpret_cast<uint3 *>(gpugen_vectors_smem_type_uint3); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ uint3 shuffle(const uint3 &v, Op op) {
   uint3 r;
@@ -484,7 +484,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const uint3 &a, const uint3 
 /* Sample: 128 bytes, align 32, 45 bytes of padding
  *   shuffle: 21 words of 32 bits (21 shfl.syncs), 11 padding words skipped
  *   ldg:     7 loads of 16 bytes, 1 padding word skipped */
-template <> struct SharedMem<Sample> { __device__ Sample *getPointer() { extern __shared__ __align__(32) unsigned char gpugen_vectors_smem_Sample[]; return reinterpret_cast<Sample *>(gpugen_vectors_smem_Sample); } };
+template <> struct SharedMem<Sample> { __device__ Sample *getPointer() { extern __shared__ __align__(32) unsigned char gpugen_vectors_smem_type_Sample[]; return reinterpret_cast<Sample *>(gpugen_vectors_smem_type_Sample); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Sample shuffle(const Sample &v, Op op) {
   Sample r;

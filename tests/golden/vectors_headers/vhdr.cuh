@@ -235,7 +235,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const __nv_bfloat16 &a, cons
 /* float4: 16 bytes, align 16, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<float4> { __device__ float4 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_float4[]; return reinterpret_cast<float4 *>(gpugen_vhdr_smem_float4); } };
+template <> struct SharedMem<float4> { __device__ float4 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_type_float4[]; return reinterpret_cast<float4 *>(gpugen_vhdr_smem_type_float4); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ float4 shuffle(const float4 &v, Op op) {
   float4 r;
@@ -266,7 +266,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const float4 &a, const float
 /* uchar3: 3 bytes, align 1, 0 bytes of padding
  *   shuffle: 1 word of 32 bits (1 shfl.sync), 0 padding words skipped
  *   ldg:     3 loads of 1 byte, 0 padding words skipped */
-template <> struct SharedMem<uchar3> { __device__ uchar3 *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_vhdr_smem_uchar3[]; return reinterpret_cast<uchar3 *>(gpugen_vhdr_smem_uchar3); } };
+template <> struct SharedMem<uchar3> { __device__ uchar3 *getPointer() { extern __shared__ __align__(1) unsigned char gpugen_vhdr_smem_type_uchar3[]; return reinterpret_cast<uchar3 *>(gpugen_vhdr_smem_type_uchar3); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ uchar3 shuffle(const uchar3 &v, Op op) {
   uchar3 r;
@@ -297,7 +297,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const uchar3 &a, const uchar
 /* double2: 16 bytes, align 16, 0 bytes of padding
  *   shuffle: 4 words of 32 bits (4 shfl.syncs), 0 padding words skipped
  *   ldg:     1 load of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<double2> { __device__ double2 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_double2[]; return reinterpret_cast<double2 *>(gpugen_vhdr_smem_double2); } };
+template <> struct SharedMem<double2> { __device__ double2 *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_type_double2[]; return reinterpret_cast<double2 *>(gpugen_vhdr_smem_type_double2); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ double2 shuffle(const double2 &v, Op op) {
   double2 r;
@@ -328,7 +328,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const double2 &a, const doub
 /* Particle: 48 bytes, align 16, 13 bytes of padding
  *   shuffle: 9 words of 32 bits (9 shfl.syncs), 3 padding words skipped
  *   ldg:     3 loads of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<Particle> { __device__ Particle *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_Particle[]; return reinterpret_cast<Particle *>(gpugen_vhdr_smem_Particle); } };
+template <> struct SharedMem<Particle> { __device__ Particle *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_type_Particle[]; return reinterpret_cast<Particle *>(gpugen_vhdr_smem_type_Particle); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Particle shuffle(const Particle &v, Op op) {
   Particle r;
@@ -361,7 +361,7 @@ __host__ __device__ __forceinline__ bool bits_equal(const Particle &a, const Par
 /* Moments: 32 bytes, align 16, 0 bytes of padding
  *   shuffle: 8 words of 32 bits (8 shfl.syncs), 0 padding words skipped
  *   ldg:     2 loads of 16 bytes, 0 padding words skipped */
-template <> struct SharedMem<Moments> { __device__ Moments *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_Moments[]; return reinterpret_cast<Moments *>(gpugen_vhdr_smem_Moments); } };
+template <> struct SharedMem<Moments> { __device__ Moments *getPointer() { extern __shared__ __align__(16) unsigned char gpugen_vhdr_smem_type_Moments[]; return reinterpret_cast<Moments *>(gpugen_vhdr_smem_type_Moments); } };
 namespace detail {
 template <class Op> __device__ __forceinline__ Moments shuffle(const Moments &v, Op op) {
   Moments r;

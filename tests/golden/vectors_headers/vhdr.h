@@ -25,7 +25,9 @@
 
 /* The types come from the spec's headers; the checks below make the
  * compiler confirm they match the spec. */
+#pragma pack(push)
 #include "vectors_headers.h"
+#pragma pack(pop)
 
 /* Layout checks */
 GPUGEN_STATIC_ASSERT(sizeof(float4) == 16, "float4: size differs from the spec");
