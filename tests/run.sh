@@ -345,7 +345,7 @@ suite_compile() {
 
   # The table of SM limits that the spec check and the kernels' launch
   # bounds use, against the installed ptxas (tests/compile/sm_limits.sh).
-  if log=$(tests/compile/sm_limits.sh "$WORK/compile/small_blocks/out/small.cuh" "$WORK/sm_limits" 2>&1); then
+  if log=$(tests/compile/sm_limits.sh "$WORK/compile/small_blocks/out/small.cu" "$WORK/sm_limits" 2>&1); then
     ok "compile: gpugen's blocks and threads an SM are what ptxas accepts, for every architecture nvcc builds"
   else
     fail "compile: SM limits" "$log"

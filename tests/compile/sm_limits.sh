@@ -1,8 +1,8 @@
 #!/bin/sh
 # Checks gpugen's table of SM limits (gen/targets.c), as emitted into a
-# module's .cuh, against the installed ptxas: for every architecture nvcc
+# module's .cu, against the installed ptxas: for every architecture nvcc
 # lists, launch bounds at the table's blocks and threads an SM compile with
-# -Werror, and one block more fails. usage: sm_limits.sh MODULE.cuh WORKDIR
+# -Werror, and one block more fails. usage: sm_limits.sh MODULE.cu WORKDIR
 set -u
 cuh=$1 work=$2
 mkdir -p "$work"
