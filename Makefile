@@ -5,12 +5,14 @@ CC      ?= cc
 NVCC    ?= nvcc
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
-# libclang comes from whatever LLVM llvm-config names (Debian: libclang-dev).
-LLVM_CONFIG ?= llvm-config
-CLANG_CFLAGS = -I$(shell $(LLVM_CONFIG) --includedir) \
-  -DGPUGEN_CLANG_RESOURCE_DIR='"$(shell $(LLVM_CONFIG) --libdir)/clang/$(shell $(LLVM_CONFIG) --version)"'
-CLANG_LIBS   = -L$(shell $(LLVM_CONFIG) --libdir) -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir) -lclang
-LIBS     = -lcjson -lm $(CLANG_LIBS)
+# libclang 22 (Debian's libclang-22-dev), which parses CUDA 13's own headers
+# as nvcc sees them; tools/install-deps.sh installs it.
+LLVM_DIR    ?= /usr/lib/llvm-22
+CLANG_CFLAGS = -I$(LLVM_DIR)/include \
+  -DGPUGEN_CLANG_RESOURCE_DIR='"$(firstword $(wildcard $(LLVM_DIR)/lib/clang/*))"'
+CLANG_LIBS   = -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang
+# gen/header_files.c defines open() for libLLVM to bind to: exported
+LIBS     = -lcjson -lm $(CLANG_LIBS) -Wl,--export-dynamic-symbol=open
 
 BUILD     = build
 GEN_SRCS  = $(filter-out gen/main.c,$(wildcard gen/*.c))

@@ -5,6 +5,7 @@
  * operators' signatures, and whether they can run on the GPU and the host. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,14 +36,60 @@ static const char *cursor_place(CXCursor c) {
 
 /* ---- parsing -------------------------------------------------------------- */
 
+/* What clang said of a call probe (call_probe_text): the call of a
+ * reduction's operator exactly as the generated code makes it. It is
+ * reported after check_function, and only where that found nothing
+ * simpler to say. */
+typedef struct {
+  int reduction;
+  const char *role;    /* "fold" or "combine" */
+  const char *message; /* clang's, with the places of its notes */
+} CallFailure;
+static CallFailure *call_failures;
+static int ncall_failures, call_failures_cap;
+
+static void note_call_failure(const char *line, CXDiagnostic d) {
+  int reduction;
+  char role[16];
+  const char *marker = strstr(line, "gpugen_call_");
+  if (!marker || sscanf(marker, "gpugen_call_%d_%15[a-z]", &reduction, role) != 2)
+    return;
+  for (int i = 0; i < ncall_failures; i++)
+    if (call_failures[i].reduction == reduction && strcmp(call_failures[i].role, role) == 0)
+      return; /* the GPU parse says it again */
+  Buf msg = {0};
+  buf_put(&msg, take(clang_getDiagnosticSpelling(d)));
+  CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+  for (unsigned k = 0; k < clang_getNumDiagnosticsInSet(notes); k++) {
+    CXDiagnostic n = clang_getDiagnosticInSet(notes, k);
+    CXFile file;
+    unsigned nline, col;
+    clang_getSpellingLocation(clang_getDiagnosticLocation(n), &file, &nline, &col, NULL);
+    if (file)
+      buf_printf(&msg, "; %s:%u:%u: %s", display_path(take(clang_getFileName(file))), nline, col,
+                 take(clang_getDiagnosticSpelling(n)));
+    clang_disposeDiagnostic(n);
+  }
+  if (ncall_failures == call_failures_cap) {
+    call_failures_cap = call_failures_cap ? 2 * call_failures_cap : 8;
+    CallFailure *grown = ARENA_ARRAY(CallFailure, call_failures_cap);
+    if (ncall_failures)
+      memcpy(grown, call_failures, sizeof *grown * (size_t)ncall_failures);
+    call_failures = grown;
+  }
+  call_failures[ncall_failures++] = (CallFailure){reduction, arena_strdup(role), arena_strdup(msg.data)};
+  buf_free(&msg);
+}
+
 typedef struct {
   CXIndex index;
   CXTranslationUnit tu;
 } Parsed;
 
-/* Parses the headers as CUDA for one side. clang may not know the installed
- * CUDA version, so its CUDA headers are left out (-nocudainc) and the
- * execution-space keywords are defined here as the attributes they stand for. */
+/* Parses the headers as CUDA for one side, as nvcc sees them: clang's CUDA
+ * mode with the installed toolkit's headers (cuda_runtime.h and the
+ * execution spaces, __align__, __launch_bounds__, CCCL's cuda/std), or, for
+ * the C side, as plain C11. */
 typedef enum { SIDE_HOST, SIDE_GPU, SIDE_PLAIN_C } Side;
 
 /* Parses the headers, then `extra` (probes, or NULL), for one side: CUDA
@@ -62,18 +109,35 @@ static bool parse_side(const char *const *headers, int nheaders, const ClangOpti
     args[n++] = device ? "--cuda-device-only" : "--cuda-host-only";
     if (device)
       args[n++] = "--cuda-gpu-arch=sm_70";
-    args[n++] = "-nocudainc";
+    if (opts->cuda_include_dir) {
+      args[n++] = arena_printf("--cuda-path=%s", dir_name(opts->cuda_include_dir));
+      args[n++] = arena_printf("-isystem%s/cccl", opts->cuda_include_dir); /* cuda/std, as nvcc finds it */
+    } else {
+      /* No toolkit beside nvcc: clang's CUDA mode without CUDA's headers
+       * still knows the execution spaces as attributes; the macros that
+       * cuda_runtime.h would define for them are given here, so headers
+       * that need nothing else still parse (their own includes of CUDA
+       * headers say what is missing). */
+      static const char *const spaces[] = {
+          "-D__CUDACC__",
+          "-D__host__=__attribute__((host))",
+          "-D__device__=__attribute__((device))",
+          "-D__global__=__attribute__((global))",
+          "-D__shared__=__attribute__((shared))",
+          "-D__constant__=__attribute__((constant))",
+          "-D__managed__=__attribute__((managed))",
+          "-D__forceinline__=__inline__ __attribute__((always_inline))",
+      };
+      args[n++] = "-nocudainc";
+      for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
+        args[n++] = spaces[k];
+    }
     args[n++] = "-nocudalib";
     args[n++] = "-std=c++17";
     args[n++] = "-Wno-unknown-cuda-version";
-    args[n++] = "-D__CUDACC__";
-    args[n++] = "-D__host__=__attribute__((host))";
-    args[n++] = "-D__device__=__attribute__((device))";
-    args[n++] = "-D__global__=__attribute__((global))";
-    args[n++] = "-D__shared__=__attribute__((shared))";
-    args[n++] = "-D__constant__=__attribute__((constant))";
-    args[n++] = "-D__managed__=__attribute__((managed))";
-    args[n++] = "-D__forceinline__=__inline__ __attribute__((always_inline))";
+    /* C11 keywords (_Alignas, _Static_assert, ...) that clang takes in C++ as
+     * an extension and nvcc refuses */
+    args[n++] = "-Werror=c11-extensions";
   }
   const char *resource = getenv("GPUGEN_CLANG_RESOURCE_DIR");
   if (!resource || !*resource)
@@ -82,25 +146,32 @@ static bool parse_side(const char *const *headers, int nheaders, const ClangOpti
     args[n++] = "-resource-dir";
     args[n++] = resource;
   }
+  if (opts->first_dir)
+    args[n++] = arena_printf("-I%s", opts->first_dir);
   for (int i = 0; i < opts->ninclude_dirs; i++)
     args[n++] = arena_printf("-I%s", opts->include_dirs[i]);
   if (opts->cuda_include_dir)
     args[n++] = arena_printf("-isystem%s", opts->cuda_include_dir);
 
+  /* The headers by their spelling in the spec, found through the -I flags
+   * as the generated files find them: no path of the user's is pasted into
+   * this text. The file's own directory does not exist, so nothing is
+   * found beside it. */
   Buf main_file = {0};
   for (int i = 0; i < nheaders; i++)
     buf_printf(&main_file, "#include \"%s\"\n", headers[i]);
   if (extra)
     buf_put(&main_file, extra);
-  char cwd[4096];
-  const char *main_name = arena_printf("%s/gpugen-check.%s", getcwd(cwd, sizeof cwd) ? cwd : "/tmp",
-                                       side == SIDE_PLAIN_C ? "c" : "cu");
+  const char *main_name = side == SIDE_PLAIN_C ? "/gpugen-probe/gpugen-check.c" : "/gpugen-probe/gpugen-check.cu";
   struct CXUnsavedFile unsaved = {main_name, main_file.data ? main_file.data : "", (unsigned long)main_file.len};
 
   out->index = clang_createIndex(0, 0);
+  header_reads_begin();
   enum CXErrorCode err = clang_parseTranslationUnit2(
       out->index, main_name, args, n, &unsaved, 1,
       CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_DetailedPreprocessingRecord, &out->tu);
+  header_reads_end();
+  const char *main_file_text = main_file.data ? arena_strdup(main_file.data) : NULL;
   buf_free(&main_file);
   if (err != CXError_Success) {
     diag_error(cur ? cur->path : NULL, "libclang could not parse the headers (error %d)", (int)err);
@@ -127,9 +198,28 @@ static bool parse_side(const char *const *headers, int nheaders, const ClangOpti
       CXFile file;
       unsigned line, col;
       clang_getSpellingLocation(clang_getDiagnosticLocation(d), &file, &line, &col, NULL);
+      if (file && clang_Location_isFromMainFile(clang_getDiagnosticLocation(d)) && main_file_text) {
+        /* a call probe's line: kept for check_reductions, which names the spec's place */
+        const char *at = main_file_text;
+        for (unsigned k = 1; k < line && at; k++)
+          at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+        if (at && strncmp(at, "using gpugen_call_", 18) == 0) {
+          note_call_failure(arena_strndup(at, strcspn(at, "\n")), d);
+          clang_disposeDiagnostic(d);
+          continue;
+        }
+      }
       const char *place = file ? arena_printf("%s:%u:%u", display_path(take(clang_getFileName(file))), line, col)
                                : arena_strdup("<command line>");
-      diag_error(place, "%s%s", take(clang_getDiagnosticSpelling(d)), device ? " (parsing for the GPU)" : "");
+      const char *option = take(clang_getDiagnosticOption(d, NULL));
+      const char *spelling = take(clang_getDiagnosticSpelling(d));
+      const char *refused = header_read_refused(spelling);
+      const char *why = refused ? ""
+                        : strcmp(option, "-Wc11-extensions") == 0
+                            ? "; nvcc compiles the headers as C++, where C11's keywords do not exist: use the C++ "
+                              "spelling (alignas, static_assert, ...) under #ifdef __cplusplus"
+                            : "";
+      diag_error(place, "%s%s%s", refused ? refused : spelling, why, device ? " (parsing for the GPU)" : "");
       ok = false;
     }
     clang_disposeDiagnostic(d);
@@ -174,8 +264,8 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   (void)parent;
   Decls *d = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_LinkageSpec)
-    return CXChildVisit_Recurse; /* extern "C" { ... } */
+  if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+    return CXChildVisit_Recurse; /* extern "C" { ... }, which older libclang shows as an unexposed declaration */
   if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
   if (k == CXCursor_TypeAliasDecl) /* using A = B; is a typedef */
@@ -261,6 +351,15 @@ static Found find_struct(const Decls *d, const Type *t, const char **c_spelling,
         if (report)
           diag_error(cursor_place(td->cursor), "'%s' (%s in %s) is an incomplete type here: the struct is declared "
                      "but never defined", t->name, t->path, cur->path);
+        return f;
+      }
+      /* the generated code uses the typedef, gpugen's layout the struct: they must agree */
+      long long declared_align = clang_Type_getAlignOf(clang_getCursorType(td->cursor));
+      if (report && declared_align > 0 && declared_align != clang_Type_getAlignOf(under)) {
+        diag_error(cursor_place(td->cursor), "typedef '%s' (%s in %s) has alignment %lld, but its struct has %lld; "
+                   "the generated code would lay out arrays of the typedef by one and move values by the other: align "
+                   "the struct itself (alignas, __align__) instead", t->name, t->path, cur->path, declared_align,
+                   clang_Type_getAlignOf(under));
         return f;
       }
       f.type = under;
@@ -458,6 +557,8 @@ static void collect_layout_fields(CXCursor record, CXType type, FieldList *out, 
 static void add_probes(Buf *probes, const Type *t, CXCursor *decl) {
   buf_printf(probes, "constexpr long long %s = sizeof(%s);\n", probe_name(t, "size"), t->name);
   buf_printf(probes, "constexpr long long %s = __is_trivially_copyable(%s);\n", probe_name(t, "copyable"), t->name);
+  buf_printf(probes, "constexpr long long %s = __is_trivially_constructible(%s);\n", probe_name(t, "trivial_default"),
+             t->name);
   buf_printf(probes, "constexpr long long %s = __is_standard_layout(%s);\n", probe_name(t, "standard"), t->name);
   buf_printf(probes, "constexpr long long %s = __is_polymorphic(%s);\n", probe_name(t, "polymorphic"), t->name);
   if (!decl)
@@ -577,6 +678,14 @@ static bool check_cxx_class(const Type *t, const Found *f) {
                "ldg, memcpy), so leave those to the compiler (or = default)", t->name, t->path, cur->path);
     return false;
   }
+  long long trivial_default;
+  if (probe_value(t, "trivial_default", &trivial_default) && !trivial_default) {
+    diag_error(cursor_place(f->decl), "'%s' (%s in %s) has no trivial default constructor: it, a base or a member "
+               "declares or deletes one, or gives a field a default value; gpugen's code declares values without "
+               "initializers and in __shared__ arrays, which need one, so leave it to the compiler (or = default)",
+               t->name, t->path, cur->path);
+    return false;
+  }
   return true;
 }
 
@@ -597,6 +706,9 @@ static const char *unsupported_field(CXCursor field, CXType *elem, long long *co
     if (elem->kind == CXType_ConstantArray || elem->kind == CXType_IncompleteArray)
       return "a multi-dimensional array; flatten it into one \"count\"";
   }
+  if (clang_isConstQualifiedType(*elem))
+    return "const; gpugen's code declares values of the type without initializers and sets them field by field "
+           "(identities, shuffles, loads), so drop the const";
   switch (elem->kind) {
   case CXType_Pointer: return "a pointer; gpugen types hold values only";
   case CXType_Enum: return "an enum; use the integer type it stands for";
@@ -629,6 +741,14 @@ static void check_struct(const Catalog *cat, Type *t, const Found *f) {
     const char *why = unsupported_field(fc, &elem, &count);
     if (why) {
       diag_error(cursor_place(fc), "field '%s' of '%s' is %s (%s in %s)", name, t->name, why, t->path, cur->path);
+      shape_ok = false;
+      continue;
+    }
+    enum CX_CXXAccessSpecifier access = clang_getCXXAccessSpecifier(fc);
+    if (access == CX_CXXPrivate || access == CX_CXXProtected) {
+      diag_error(cursor_place(fc), "field '%s' of '%s' is %s (%s in %s); gpugen's code reads and writes fields by "
+                 "name (identities, builtin operators, layout checks), so make it public", name, t->name,
+                 access == CX_CXXPrivate ? "private" : "protected", t->path, cur->path);
       shape_ok = false;
       continue;
     }
@@ -754,8 +874,30 @@ static enum CXChildVisitResult visit_attrs(CXCursor c, CXCursor parent, CXClient
 
 /* Finds `role` function `name` (fold or combine) and checks its signature
  * and where it may run; returns whether it can also run on the host. */
-static bool check_function(const Catalog *cat, const Decls *d, const Reduction *r, const char *role, const char *name,
-                           const TypeRef *rest, int nrest) {
+/* Whether some declaration of function `name` has a body. The parse skips
+ * bodies, so a definition is a declaration whose text goes on with a '{'. */
+static bool has_body(const Decls *d, const char *name) {
+  const Decl *head = map_get(d->by_name, name);
+  for (int i = head ? (int)(head - d->items) : -1; i >= 0; i = d->items[i].next_same_name) {
+    if (d->items[i].kind != CXCursor_FunctionDecl)
+      continue;
+    CXCursor c = d->items[i].cursor;
+    CXFile file;
+    unsigned offset;
+    clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &file, NULL, NULL, &offset);
+    size_t size = 0;
+    const char *text = file ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), file, &size) : NULL;
+    for (size_t at = offset; text && at < size; at++)
+      if (text[at] == '{' || text[at] == '}')
+        return true; /* the body, or its end where the extent stops before it */
+      else if (text[at] == ';')
+        break;
+  }
+  return false;
+}
+
+static bool check_function(const Catalog *cat, const Decls *d, const Reduction *r, int index, const char *role,
+                           const char *name, const TypeRef *rest, int nrest) {
   const char *jpath = arena_printf("%s.%s", r->path, role);
   const char *args = type_cuda_spelling(&r->accumulator);
   for (int i = 0; i < nrest; i++)
@@ -798,7 +940,85 @@ static bool check_function(const Catalog *cat, const Decls *d, const Reduction *
                cur->path);
     return false;
   }
+  /* the kernels are compiled without relocatable device code: the body must be in the headers */
+  if (!has_body(d, name)) {
+    diag_error(cursor_place(match->cursor), "%s '%s' is declared but not defined in the headers (%s in %s); the "
+               "generated kernels call it from their own file, compiled without relocatable device code, so define it "
+               "in the header (static inline, or inline in C++)", role, name, jpath, cur->path);
+    return false;
+  }
+  for (int k = 0; k < ncall_failures; k++)
+    if (call_failures[k].reduction == index && strcmp(call_failures[k].role, role) == 0) {
+      diag_error(cursor_place(match->cursor), "%s '%s' matches %s, but the call the generated code makes, ::%s with "
+                 "those arguments, does not compile (%s in %s): %s", role, name, want, name, jpath, cur->path,
+                 call_failures[k].message);
+      return false;
+    }
   return s.host;
+}
+
+/* Appends "#undef X" for every identifier of `text` that is not a keyword
+ * the probe uses or gpugen's own, once each (`seen` holds those done). */
+static void undef_identifiers(Buf *out, const char *text, Map *seen) {
+  static const char *const keywords[] = {"template", "class", "using", "decltype", "const", "unsigned", "signed",
+                                         "long", "short", "int", "char", "float", "double", "bool", "void",
+                                         "struct"};
+  for (const char *p = text; *p;) {
+    if (!(isalpha((unsigned char)*p) || *p == '_') || (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+      p++;
+      continue;
+    }
+    const char *q = p;
+    while (isalnum((unsigned char)*q) || *q == '_')
+      q++;
+    const char *word = arena_strndup(p, (size_t)(q - p));
+    p = q;
+    bool keyword = strncmp(word, "gpugen_", 7) == 0;
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0] && !keyword; k++)
+      keyword = strcmp(word, keywords[k]) == 0;
+    if (keyword || map_put(seen, word, word))
+      continue;
+    buf_printf(out, "#undef %s\n", word);
+  }
+}
+
+/* One line per reduction operator: the call the generated code makes, as
+ * a type alias that clang must resolve (overloads, default arguments,
+ * deleted functions), with every argument of the type and value category
+ * the generated code passes. The user's macros named like a name the
+ * probe spells are suspended first, as the generated code suspends them.
+ * NULL when no reduction has functions. */
+static const char *call_probe_text(const Spec *spec) {
+  Buf calls = {0};
+  for (int i = 0; i < spec->nreductions; i++) {
+    const Reduction *r = &spec->reductions[i];
+    if (r->op != OP_NONE)
+      continue;
+    const char *acc = arena_printf("gpugen_probe_value<const %s &>()", type_cuda_spelling(&r->accumulator));
+    buf_printf(&calls, "using gpugen_call_%d_combine = decltype(::%s(%s, %s));\n", i, r->combine, acc, acc);
+    if (!r->fold)
+      continue;
+    buf_printf(&calls, "using gpugen_call_%d_fold = decltype(::%s(%s", i, r->fold, acc);
+    for (int k = 0; k < r->ninputs; k++)
+      buf_printf(&calls, ", gpugen_probe_value<const %s &>()", type_cuda_spelling(&r->inputs[k]));
+    if (r->indexed)
+      buf_put(&calls, ", gpugen_probe_value<long long>()");
+    if (r->has_params)
+      buf_printf(&calls, ", gpugen_probe_value<const %s &>()", type_cuda_spelling(&r->params));
+    buf_put(&calls, "));\n");
+  }
+  if (!calls.data)
+    return NULL;
+  Buf b = {0};
+  Map *seen = map_new();
+  buf_put(&b, "\n");
+  undef_identifiers(&b, calls.data, seen);
+  buf_put(&b, "template <class gpugen_probe_type> gpugen_probe_type &&gpugen_probe_value();\n");
+  buf_put(&b, calls.data);
+  const char *text = arena_strdup(b.data);
+  buf_free(&b);
+  buf_free(&calls);
+  return text;
 }
 
 static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
@@ -808,7 +1028,7 @@ static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
       r->host_reference = true;
       continue;
     }
-    bool host = check_function(cat, d, r, "combine", r->combine, &r->accumulator, 1);
+    bool host = check_function(cat, d, r, i, "combine", r->combine, &r->accumulator, 1);
     if (r->fold) {
       /* fold(acc, inputs..., [long long index], [params]) */
       TypeRef *args = ARENA_ARRAY(TypeRef, r->ninputs + 2);
@@ -819,7 +1039,7 @@ static void check_reductions(const Catalog *cat, const Decls *d, Spec *spec) {
         args[nargs++] = (TypeRef){.spelling = "long long", .is_scalar = true, .scalar = SC_LLONG};
       if (r->has_params)
         args[nargs++] = r->params;
-      host = check_function(cat, d, r, "fold", r->fold, args, nargs) && host;
+      host = check_function(cat, d, r, i, "fold", r->fold, args, nargs) && host;
     }
     r->host_reference = host;
     if (!host && diag_count() == 0)
@@ -952,16 +1172,21 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
     spec->reductions[i].host_reference = spec->reductions[i].op != OP_NONE;
   if (spec->nheaders == 0)
     return;
-  const char *const *headers = spec->header_paths;
+  const char *const *headers = spec->headers; /* by their spelling, found through opts' -I flags */
   Parsed host = {0}, gpu = {0};
   FileList files = {0};
   probe_values = map_new();
-  if (!parse_headers(headers, spec->nheaders, opts, false, &host)) {
+  call_failures = NULL;
+  ncall_failures = call_failures_cap = 0;
+  const char *calls = call_probe_text(spec);
+  if (!parse_side(headers, spec->nheaders, opts, SIDE_HOST, calls, &host, NULL)) {
     dispose(&host);
     return;
   }
   Decls decls = collect_decls(host.tu);
   const char *probes = probe_text(&decls, spec);
+  if (probes && calls)
+    probes = arena_printf("%s%s", probes, calls);
   if (probes) { /* C++ classes: parse again with the probes */
     dispose(&host);
     if (!parse_side(headers, spec->nheaders, opts, SIDE_HOST, probes, &host, NULL)) {
@@ -980,7 +1205,7 @@ void clang_check_spec(Spec *spec, const ClangOptions *opts) {
       check_struct(&cat, spec->types[i], &cat.found[i]);
   check_reductions(&cat, &decls, spec);
 
-  if (parse_side(headers, spec->nheaders, opts, SIDE_GPU, probes, &gpu, NULL)) {
+  if (parse_side(headers, spec->nheaders, opts, SIDE_GPU, probes ? probes : calls, &gpu, NULL)) {
     clang_getInclusions(gpu.tu, visit_inclusion, &files);
     clang_visitChildren(clang_getTranslationUnitCursor(gpu.tu), collect_macro, &macros);
     Decls gdecls = collect_decls(gpu.tu);
@@ -1086,12 +1311,48 @@ bool clang_spec_skeleton(const char *header, const char *header_in_spec, const c
   static Spec none = {.path = "gpugen init"};
   cur = &none;
   Parsed p = {0};
-  const char *abs = absolute_path(header);
-  if (!parse_headers(&abs, 1, opts, false, &p)) {
+  const char *abs = absolute_path(header), *name = strrchr(abs, '/') + 1;
+  if (strpbrk(name, "\"\\\n\r")) {
+    diag_error("gpugen init", "the header's file name '%s' has a character that an #include cannot name", name);
+    return false;
+  }
+  ClangOptions with_dir = *opts;
+  with_dir.first_dir = dir_name(abs);
+  if (!parse_headers(&name, 1, &with_dir, false, &p)) {
     dispose(&p);
     return false;
   }
   Decls d = collect_decls(p.tu);
+  /* A typedef of a class template's specialization (typedef Pair<float>
+   * PF;) leaves the class uninstantiated until something needs its size,
+   * as the spec check's own probes do: parse again with a sizeof of each
+   * type the headers declare. */
+  Buf sizes = {0};
+  for (int i = 0; i < ntypes; i++) {
+    const Decl *head = map_get(d.by_name, types[i]);
+    bool a_type = false;
+    for (int k = head ? (int)(head - d.items) : -1; k >= 0; k = d.items[k].next_same_name)
+      a_type |= d.items[k].kind == CXCursor_StructDecl || d.items[k].kind == CXCursor_TypedefDecl;
+    if (a_type) {
+      /* sizeof where it can be taken, 0 for an incomplete type (whose error the checks below report) */
+      if (!sizes.data)
+        buf_put(&sizes, "template <class gpugen_type> constexpr auto gpugen_init_size(int) -> "
+                        "decltype(sizeof(gpugen_type)) { return sizeof(gpugen_type); }\n"
+                        "template <class gpugen_type> constexpr unsigned long long gpugen_init_size(...) { return 0; }\n");
+      buf_printf(&sizes, "constexpr unsigned long long gpugen_init_size_%d = gpugen_init_size<%s>(0);\n", i,
+                 types[i]);
+    }
+  }
+  if (sizes.data) {
+    dispose(&p);
+    bool parsed = parse_side(&name, 1, &with_dir, SIDE_HOST, arena_strdup(sizes.data), &p, NULL);
+    buf_free(&sizes);
+    if (!parsed) {
+      dispose(&p);
+      return false;
+    }
+    d = collect_decls(p.tu);
+  }
   InitType list[256];
   int n = 0;
   bool ok = true;
@@ -1112,8 +1373,17 @@ bool clang_spec_skeleton(const char *header, const char *header_in_spec, const c
         *c = 0;
       else if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
         *c = '_';
-    /* "_gpu": the module's <module>.h must not have the header's file name */
-    buf_printf(out, "{\n  \"gpugen\": 1,\n  \"module\": \"%s_gpu\",\n  \"headers\": [\"%s\"],\n", module,
+    /* "_gpu": the module's <module>.h must not have the header's file name;
+     * and the module's namespace must not have a struct's name */
+    const char *module_name = arena_printf("%s_gpu", module);
+    for (bool clash = true; clash;) {
+      clash = false;
+      for (int i = 0; i < n; i++)
+        clash |= strcmp(list[i].name, module_name) == 0;
+      if (clash)
+        module_name = arena_printf("%s_module", module_name);
+    }
+    buf_printf(out, "{\n  \"gpugen\": 1,\n  \"module\": \"%s\",\n  \"headers\": [\"%s\"],\n", module_name,
                header_in_spec);
     if (opts->ninclude_dirs) {
       buf_put(out, "  \"include_dirs\": [");

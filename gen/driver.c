@@ -152,7 +152,8 @@ int gpugen_generate(const GenOptions *o) {
   if (diag_count())
     return 1;
   if (!o->skip_headers) {
-    ClangOptions clang = {ARENA_ARRAY(const char *, spec->ninclude_dirs), spec->ninclude_dirs, cuda_include_dir()};
+    ClangOptions clang = {ARENA_ARRAY(const char *, spec->ninclude_dirs), spec->ninclude_dirs, cuda_include_dir(),
+                          spec->dir};
     for (int i = 0; i < spec->ninclude_dirs; i++) {
       const char *d = spec->include_dirs[i];
       clang.include_dirs[i] = d[0] == '/' ? d : arena_printf("%s/%s", spec->dir, d);

@@ -2,7 +2,8 @@
  *   spec.c     JSON bytes -> raw Spec (the only file that knows cJSON)
  *   check.c    names, types, targets, tuning, reductions -> checked Spec
  *   layout.c   sizes, offsets, padding, word plans
- *   clangcheck.c  the user's headers against the spec (and the files they read)
+ *   clangcheck.c  the user's headers against the spec (and the files they read;
+ *              header_files.c keeps those to regular files)
  *   emit_*.c   one emitter per kind of output file, into an OutputSet
  *   depfile.c  the --depfile text, added to the same set
  *   output.c   atomic, write-if-changed files
@@ -124,12 +125,20 @@ typedef struct {
   const char **include_dirs; /* absolute */
   int ninclude_dirs;
   const char *cuda_include_dir; /* NULL when unknown */
+  const char *first_dir;        /* searched before include_dirs (the spec's directory), or NULL */
 } ClangOptions;
 void clang_check_spec(Spec *spec, const ClangOptions *opts);
 /* gpugen init: the JSON spec skeleton for TYPEs of a header, into out;
  * returns false (with errors reported) when a type cannot be described */
 bool clang_spec_skeleton(const char *header, const char *header_in_spec, const char *const *dirs_in_spec,
                          const char *const *types, int ntypes, const ClangOptions *opts, Buf *out);
+
+/* header_files.c: while headers are parsed, only regular files (and
+ * directories) open for reading; what was refused, named in clang's error
+ * text, gets its reason (NULL otherwise) */
+void header_reads_begin(void);
+void header_reads_end(void);
+const char *header_read_refused(const char *clang_message);
 
 /* layout.c */
 void layout_spec(Spec *spec);

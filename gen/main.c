@@ -129,6 +129,20 @@ static GenOptions parse_options(int argc, char **argv, int first) {
 
 /* gpugen init [-o SPEC] [-I DIR]... HEADER TYPE...: a spec skeleton whose
  * types are read from the header. */
+/* init writes only what gpugen accepts: the skeleton goes through every
+ * check, read as if it were the spec at its path (or, printed, a spec in
+ * the working directory, where its paths point from), before it is written. */
+static bool skeleton_passes(const char *text, const char *out_path) {
+  const char *as_path = out_path ? out_path : "gpugen-init.json";
+  GenOptions check = {.spec_path = as_path, .spec_text = text, .spec_len = strlen(text), .out_dir = ".",
+                      .check_only = true, .quiet = true};
+  if (gpugen_generate(&check) == 0)
+    return true;
+  fprintf(stderr, "gpugen: error: init: the skeleton for these types would not pass gpugen's checks (the errors "
+                  "above, as if it were %s); nothing written\n", as_path);
+  return false;
+}
+
 static int run_init(int argc, char **argv) {
   const char *out_path = NULL, *header = NULL;
   const char **types = ARENA_ARRAY(const char *, argc);
@@ -168,10 +182,12 @@ static int run_init(int argc, char **argv) {
   const char **dirs_in_spec = ARENA_ARRAY(const char *, ndirs + 1);
   for (int i = 0; i < ndirs; i++)
     dirs_in_spec[i] = out_path ? relative_path(dir_name(absolute_path(out_path)), dirs[i]) : display_path(dirs[i]);
-  ClangOptions opts = {dirs, ndirs, cuda_include_dir()};
+  ClangOptions opts = {dirs, ndirs, cuda_include_dir(), NULL};
   Buf text = {0};
   int status = 0;
   if (!clang_spec_skeleton(header, in_spec, dirs_in_spec, types, ntypes, &opts, &text)) {
+    status = 1;
+  } else if (!skeleton_passes(text.data, out_path)) {
     status = 1;
   } else if (!out_path) {
     fputs(text.data, stdout);

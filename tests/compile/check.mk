@@ -16,7 +16,8 @@ NVFLAGS   := --threads 0 -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextr
 .DELETE_ON_ERROR:
 all: $(WORK)/c11.o $(WORK)/cxx.o $(WORK)/host.o $(WORK)/exercise.o $(WORK)/exercise.ptx
 
-# The C header on its own, as plain C11 and as C++ (no nvcc). A module
+# The C header on its own, as plain C11 and as C++ (no nvcc), with CUDA's
+# include directories as nvcc adds them (cccl/ holds cuda/std). A module
 # whose headers are C++ only must say so to a C compiler, and nothing else.
 $(WORK)/c11.o: $($(MODULE)_HEADERS)
 	printf '#include "%s.h"\nint gpugen_c11_check;\n' $(MODULE) > $(WORK)/c11.c
@@ -28,7 +29,7 @@ $(WORK)/c11.o: $($(MODULE)_HEADERS)
 	fi
 $(WORK)/cxx.o: $($(MODULE)_HEADERS)
 	printf '#include "%s.h"\nint gpugen_cxx_check;\n' $(MODULE) > $(WORK)/cxx.cpp
-	g++ -std=c++17 -Wall -Wextra -Werror -I$(CUDA_INC) $($(MODULE)_INCLUDES) -c -o $@ $(WORK)/cxx.cpp
+	g++ -std=c++17 -Wall -Wextra -Werror -I$(CUDA_INC) -I$(CUDA_INC)/cccl $($(MODULE)_INCLUDES) -c -o $@ $(WORK)/cxx.cpp
 $(WORK)/host.o: $($(MODULE)_SOURCES) $($(MODULE)_HEADERS)
 	$(NVCC) $(NVFLAGS) -c -o $@ $($(MODULE)_SOURCES)
 $(WORK)/exercise.cu: $($(MODULE)_HEADERS)

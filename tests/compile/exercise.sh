@@ -49,3 +49,9 @@ __global__ void pieces_$r(const $acc *in, $acc *out, int valid) {
 }
 K
 done
+# A #pragma pack that the user's headers leave active ends with the
+# generated files: code after them is laid out as usual.
+cat <<'K'
+struct gpugen_pack_probe { char c; int i; };
+static_assert(sizeof(gpugen_pack_probe) == 2 * sizeof(int), "a #pragma pack of the spec's headers reaches past the generated files");
+K

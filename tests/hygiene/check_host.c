@@ -272,6 +272,22 @@ int main(void) {
     }
   }
 
+  /* operators named like the members of gpugen's operator structs */
+  {
+    Pair got = hyg_named_fold_host(ints, N), want = {0, 0};
+    for (int i = 0; i < N; i++) {
+      want.lo = (int)((unsigned)want.lo + (unsigned)ints[i]);
+      want.hi += 1;
+    }
+    check("named_fold_host", &got, &want, sizeof got);
+    add_digest(&got, sizeof got);
+    Pair best = hyg_named_identity_host(pairs, N), first = {-2147483647 - 1, 0};
+    for (int i = 0; i < N; i++)
+      first = first.lo >= pairs[i].lo ? first : pairs[i];
+    check("named_identity_host", &best, &first, sizeof best);
+    add_digest(&best, sizeof best);
+  }
+
   printf("digest %016llx\n", digest);
   return failures ? 1 : 0;
 }

@@ -66,5 +66,18 @@ static inline HYG_HD Pair sum_of(Pair a, Pair b) {
   return a;
 }
 
+/* Operators named like the members of gpugen's operator structs. */
+static inline HYG_HD Pair fold(Pair a, int x) {
+  a.lo = (int)((unsigned)a.lo + (unsigned)x);
+  a.hi += 1;
+  return a;
+}
+static inline HYG_HD Pair combine(Pair a, Pair b) {
+  a.lo = (int)((unsigned)a.lo + (unsigned)b.lo);
+  a.hi += b.hi;
+  return a;
+}
+static inline HYG_HD Pair identity(Pair a, Pair b) { return a.lo >= b.lo ? a : b; }
+
 #include "hygiene_traps.h"
 #endif

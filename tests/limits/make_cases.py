@@ -43,3 +43,11 @@ with open(os.path.join(d, "through.h"), "w") as f:
     f.write('#include "deep.h"\n')
 spec("include60", module="through_dirs", headers=["through.h"], include_dirs=["inc%02d" % i for i in range(60)],
      types=[one("Deep", [{"name": "x", "type": "int"}])])
+
+# headers that include what is not a regular file: a FIFO (made by the
+# suite as pipe.h, since Python's mkfifo is not everywhere), /dev/zero, which
+# never ends, and /dev/null
+for name, target in [("include_fifo", "pipe.h"), ("include_zero", "/dev/zero"), ("include_null", "/dev/null")]:
+    with open(os.path.join(d, name + ".h"), "w") as f:
+        f.write('#include "%s"\ntypedef struct A { int x; } A;\n' % target)
+    spec(name, headers=[name + ".h"], types=[one("A", [{"name": "x", "type": "int"}])])
