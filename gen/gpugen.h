@@ -35,6 +35,15 @@
 #define LIMIT_NAME 128                  /* characters of a name */
 #define LIMIT_MODULE_NAME 64            /* characters of the module name */
 #define LIMIT_INPUTS 8                  /* arrays one reduction reads (an "input" list) */
+/* A block's static shared memory is 48 KiB on every target; the block
+ * collectives and the agents (templates/collectives.cuh.tmpl,
+ * agent_*.cuh.tmpl) keep up to 33 accumulators there (a slot per warp and
+ * one to broadcast) beside at most LIMIT_SHARED_OTHER bytes of flags,
+ * bounds and counts, which bounds a reduction's accumulator. */
+#define LIMIT_STATIC_SHARED 49152
+#define LIMIT_SHARED_SLOTS 33
+#define LIMIT_SHARED_OTHER 256
+#define LIMIT_ACC_BYTES ((LIMIT_STATIC_SHARED - LIMIT_SHARED_OTHER) / LIMIT_SHARED_SLOTS)
 
 /* util.c: arena memory (freed once at exit) and a growable text buffer */
 void *arena_alloc(size_t n);            /* zeroed */

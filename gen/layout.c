@@ -166,6 +166,13 @@ void layout_spec(Spec *spec) {
     }
   }
   for (int i = 0; i < spec->nreductions; i++) {
+    const Reduction *r = &spec->reductions[i];
+    const int acc = ref_size(&r->accumulator);
+    if (acc > LIMIT_ACC_BYTES)
+      diag_error(spec_path, "%s: the accumulator '%s' takes %d bytes; the kernels keep %d accumulators in a block's "
+                 "static shared memory, which holds %d bytes on every target, so an accumulator may take at most %d bytes "
+                 "(docs/spec.md, Limits)", r->path, type_cuda_spelling(&r->accumulator), acc, LIMIT_SHARED_SLOTS,
+                 LIMIT_STATIC_SHARED, LIMIT_ACC_BYTES);
     plan_read(&spec->reductions[i]);
     spec->reductions[i].packs_in_ticket = packs_in_ticket(&spec->reductions[i]);
   }

@@ -20,16 +20,33 @@ namespace detail {
 
 template <class T> struct dependent_false { static constexpr bool value = false; };
 
-/* Moves N whole 32-bit words through op (one shfl.sync each); nvcc keeps
- * the array in registers. */
+/* Runs of up to this many 32-bit words (128 bytes) are moved unrolled,
+ * through registers; longer ones live in local memory whatever the code
+ * does, and unrolling them only multiplies compile time (every kernel form
+ * shuffles the accumulator several times), so they are moved a word at a
+ * time in a loop. */
+constexpr int unrolled_words = 32;
+
+/* Moves N whole 32-bit words through op (one shfl.sync each): unrolled,
+ * in registers, up to unrolled_words; a loop beyond. */
 template <int N, class Op>
 __device__ __forceinline__ void shuffle_run(const unsigned char *in, unsigned char *out, Op op) {
-  unsigned int w[N];
-  memcpy(w, in, sizeof w);
+  if constexpr (N <= unrolled_words) {
+    unsigned int w[N];
+    memcpy(w, in, sizeof w);
 #pragma unroll
-  for (int i = 0; i < N; ++i)
-    w[i] = op(w[i]);
-  memcpy(out, w, sizeof w);
+    for (int i = 0; i < N; ++i)
+      w[i] = op(w[i]);
+    memcpy(out, w, sizeof w);
+  } else {
+#pragma unroll 4
+    for (int i = 0; i < N; ++i) { /* in and out may be one value: each word is read before it is written */
+      unsigned int w;
+      memcpy(&w, in + 4 * i, 4);
+      w = op(w);
+      memcpy(out + 4 * i, &w, 4);
+    }
+  }
 }
 
 /* Moves the last B (1..3) bytes of a type whose size is not a multiple of 4. */
@@ -52,14 +69,22 @@ struct ShflXor { unsigned int mask; int lane_mask; int width;
   __device__ __forceinline__ unsigned int operator()(unsigned int w) const { return __shfl_xor_sync(mask, w, lane_mask, width); } };
 
 /* Issues N read-only loads of V (1, 2, 4, 8 or 16 bytes) from an address
- * aligned to sizeof(V). */
+ * aligned to sizeof(V): unrolled up to unrolled_words loads, a loop beyond. */
 template <int N, class V>
 __device__ __forceinline__ void load_run(const unsigned char *in, unsigned char *out) {
-  V v[N];
+  if constexpr (N <= unrolled_words) {
+    V v[N];
 #pragma unroll
-  for (int i = 0; i < N; ++i)
-    v[i] = __ldg(reinterpret_cast<const V *>(in) + i);
-  memcpy(out, v, sizeof v);
+    for (int i = 0; i < N; ++i)
+      v[i] = __ldg(reinterpret_cast<const V *>(in) + i);
+    memcpy(out, v, sizeof v);
+  } else {
+#pragma unroll 4
+    for (int i = 0; i < N; ++i) {
+      const V v = __ldg(reinterpret_cast<const V *>(in) + i);
+      memcpy(out + sizeof(V) * i, &v, sizeof(V));
+    }
+  }
 }
 
 __host__ __device__ __forceinline__ bool bytes_equal(const unsigned char *a, const unsigned char *b, int n) {

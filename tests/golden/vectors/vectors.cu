@@ -749,6 +749,7 @@ __host__ inline bool plan_row_tiles(const policy_values &p, bool aligned, size_t
   if (U <= 0 || length == 0 || count == 0 || length * size > p.long_row_tiles_max_bytes || !aligned ||
       (length % U != 0 && U % length != 0))
     return false;
+  *t = row_tiles(); /* every field defined: tile_rows and tiles are set by the caller's route */
   t->length = length;
   t->count = count;
   t->row_groups = length < (size_t)U ? 0 : length / U;
