@@ -186,6 +186,16 @@ fuzz: fuzz-build
 	@mkdir -p $(FUZZ_BUILD)/corpus
 	$(FUZZ_BUILD)/fuzz_spec $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_BUILD)/corpus tests/fuzz/corpus
 
+# The property test as long as asked: random valid specs from seed
+# PROPERTY_SEED on, PROPERTY_COUNT of them, each built with nvcc and gcc and
+# its CPU references checked (tests/property/property.py).
+PROPERTY_SEED  ?= 1000
+PROPERTY_COUNT ?= 50
+.PHONY: fuzz-compile
+fuzz-compile: all
+	python3 tests/property/property.py --gpugen $(CURDIR)/gpugen --work $(BUILD)/property \
+	  --seed $(PROPERTY_SEED) --count $(PROPERTY_COUNT)
+
 # Sanitizers: gpugen and the unit tests built with ASan + UBSan into
 # build-san/, then the unit, golden, errors, cli and output suites run with them
 # (tests/run.sh takes GPUGEN and BUILD from the environment). abort_on_error

@@ -417,6 +417,15 @@ suite_compile() {
   else
     fail "compile mismatch: static_asserts did not fire" "$log"
   fi
+
+  # random valid specs: generated, built with nvcc and gcc -Werror, and their
+  # CPU references checked against tests/property's own model (a fixed
+  # sample here; make fuzz-compile runs more)
+  if log=$(python3 tests/property/property.py --gpugen "$GPUGEN" --work "$WORK/property" --seed 1 --count 3 2>&1); then
+    ok "compile $log"
+  else
+    fail "compile property test" "$log"
+  fi
 }
 
 # The commands a make run printed that build something (gpugen, cc, nvcc),

@@ -147,10 +147,10 @@ static void test_reduction_read_plans(void **state) {
   Field f17[] = {field("b", SC_UINT8, 17)};
   Type *types[] = {make_type("Short3", f3, 3), make_type("Odd17", f17, 1)};
   Reduction r[4] = {
-    {.input = {.is_scalar = true, .scalar = SC_INT}},
-    {.input = {.type = types[0]}},
-    {.input = {.type = types[1]}},
-    {.input = {.is_scalar = true, .scalar = SC_INT8}},
+    {.input = {.is_scalar = true, .scalar = SC_INT}, .accumulator = {.is_scalar = true, .scalar = SC_INT}},
+    {.input = {.type = types[0]}, .accumulator = {.type = types[0]}},
+    {.input = {.type = types[1]}, .accumulator = {.type = types[1]}},
+    {.input = {.is_scalar = true, .scalar = SC_INT8}, .accumulator = {.is_scalar = true, .scalar = SC_INT8}},
   };
   Spec spec = {.path = "unit", .types_ordered = types, .reductions = r, .nreductions = 4};
   layout_spec(&spec);
@@ -173,9 +173,9 @@ static void test_multi_input_read_plans(void **state) {
   TypeRef bf[] = {{.is_scalar = true, .scalar = SC_INT8}, {.is_scalar = true, .scalar = SC_FLOAT}};
   TypeRef bd[] = {{.is_scalar = true, .scalar = SC_INT8}, {.is_scalar = true, .scalar = SC_DOUBLE}};
   Reduction r[3] = {
-    {.input = ff[0], .inputs = ff, .ninputs = 2},
-    {.input = bf[0], .inputs = bf, .ninputs = 2},
-    {.input = bd[0], .inputs = bd, .ninputs = 2},
+    {.input = ff[0], .inputs = ff, .ninputs = 2, .accumulator = ff[0]},
+    {.input = bf[0], .inputs = bf, .ninputs = 2, .accumulator = bf[0]},
+    {.input = bd[0], .inputs = bd, .ninputs = 2, .accumulator = bd[0]},
   };
   Spec spec = {.path = "unit", .reductions = r, .nreductions = 3};
   layout_spec(&spec);
