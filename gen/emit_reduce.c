@@ -492,7 +492,10 @@ void emit_reduce_declarations(const Spec *spec, Buf *b) {
     buf_printf(b, "size_t %s_%s_temp_bytes(size_t n);\n", m, r->name);
     buf_printf(b, "cudaError_t %s_%s(%s, size_t n%s, %s *d_out, void *d_temp, size_t temp_bytes,\n"
                   "    cudaStream_t stream);\n", m, r->name, input_params(r, "d", true), params, acc);
-    if (r->host_reference)
+    if (r->host_reference && r->host_through_pointer)
+      buf_printf(b, "void %s_%s_host(%s, size_t n%s, %s *h_out);\n", m, r->name, input_params(r, "h", true), params,
+                 acc);
+    else if (r->host_reference)
       buf_printf(b, "%s %s_%s_host(%s, size_t n%s);\n", acc, m, r->name, input_params(r, "h", true), params);
     if (r->segmented)
       emit_segmented_declarations(spec, r, b);
@@ -545,6 +548,7 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
                         "H_PARAMS", input_params(r, "h", false),
                         "H_ELEMENT", plain ? "h_in[i]"
                                            : arena_printf("%s::input_type{%s%s}", op, h_elements, with_params),
+                        "H_ARGS", one ? "h_in" : each_input(r, "h_in#", ", ", false),
                         "H_AT_BEGIN", one ? "h_in + begin" : each_input(r, "h_in# + begin", ", ", false),
                         "H_AT_ROW", one ? "h_in + r * row_length" : each_input(r, "h_in# + r * row_length", ", ", false),
                         "SIZE", plain ? arena_printf("%d", p.size) : arena_printf("%s::element_bytes", op),
@@ -581,8 +585,10 @@ void emit_reduce_host(const Spec *spec, Buf *b) {
       template_emit(b, "dispatch.cu.tmpl", "segmented", all);
       template_emit(b, "api.cu.tmpl", "segmented", all);
     }
-    if (r->host_reference)
+    if (r->host_reference) {
       template_emit(b, "api.cu.tmpl", "flat_reference", all);
+      template_emit(b, "api.cu.tmpl", r->host_through_pointer ? "host_through_pointer" : "host_by_value", all);
+    }
     if (r->segmented && r->host_reference)
       template_emit(b, "api.cu.tmpl", "segmented_reference", all);
     emit_nccl_reduction(r, b, all);

@@ -151,6 +151,20 @@ static bool packs_in_ticket(const Reduction *r) {
   return (acc->num == NUM_SIGNED || acc->num == NUM_UNSIGNED) && acc->size <= 4;
 }
 
+/* Whether a value of r holds a __half2 or __nv_bfloat162: CUDA gives them a
+ * user-provided copy constructor, so C++ returns them (and any struct that
+ * holds one) through memory, where C returns the same bytes in registers. */
+static bool holds_paired_half(const TypeRef *r) {
+  if (r->is_scalar)
+    return false;
+  if (r->type->vector)
+    return r->type->vector->count == 2 && (r->type->vector->elem == SC_HALF || r->type->vector->elem == SC_BF16);
+  for (int f = 0; f < r->type->nfields; f++)
+    if (holds_paired_half(&r->type->fields[f].ref))
+      return true;
+  return false;
+}
+
 void layout_spec(Spec *spec) {
   spec_path = spec->path;
   long long total = 0;
@@ -173,6 +187,7 @@ void layout_spec(Spec *spec) {
                  "static shared memory, which holds %d bytes on every target, so an accumulator may take at most %d bytes "
                  "(docs/spec.md, Limits)", r->path, type_cuda_spelling(&r->accumulator), acc, LIMIT_SHARED_SLOTS,
                  LIMIT_STATIC_SHARED, LIMIT_ACC_BYTES);
+    spec->reductions[i].host_through_pointer = holds_paired_half(&r->accumulator);
     plan_read(&spec->reductions[i]);
     spec->reductions[i].packs_in_ticket = packs_in_ticket(&spec->reductions[i]);
   }

@@ -154,6 +154,8 @@ typedef struct {
   bool indexed;         /* "indexed": fold also takes the element's index (long long) after the inputs */
   ReadPlan read;        /* filled by layout.c; over all inputs: size is the bytes of one element of each */
   bool packs_in_ticket; /* layout.c: an integer sum of up to 32 bits, merged in the flat kernel's atomic */
+  bool host_through_pointer; /* layout.c: the accumulator holds a __half2 or __nv_bfloat162, which C and C++
+                                return differently by value, so M_R_host writes its result through h_out */
 } Reduction;
 
 typedef struct {

@@ -197,7 +197,7 @@ def make_spec(rng, index, arch):
     for t in range(rng.randint(1, 3)):
         fields = []
         for f in range(rng.randint(1, 4)):
-            choices = list(SCALARS) + [x["name"] for x in types]
+            choices = list(SCALARS) + list(VECTORS) + [x["name"] for x in types]
             field = {"name": "f%d" % f, "type": rng.choice(choices)}
             if rng.random() < 0.35:
                 field["count"] = rng.randint(1, 4)
@@ -241,7 +241,17 @@ def c_bytes(name, data):
     return "static _Alignas(16) const unsigned char %s[] = {%s};\n" % (name, body)
 
 
-def make_driver(rng, module, checks):
+def holds_paired_half(name, types):
+    """Whether a value of the type holds a __half2 (not trivially copyable in C++)."""
+    if name == "__half2":
+        return True
+    for t in types:
+        if t["name"] == name:
+            return any(holds_paired_half(f["type"], types) for f in t["fields"])
+    return False
+
+
+def make_driver(rng, module, checks, types):
     """C source that prints each result's bytes in hex, one line a result, and
     the expected lines."""
     src = ['#include <stdio.h>\n#include <string.h>\n#include "%s.h"\n' % module,
@@ -257,8 +267,13 @@ def make_driver(rng, module, checks):
         in_c = red["input"] if red["input"] in SCALARS or red["input"] in VECTORS else red["input"]
         acc_c = red.get("accumulator", red["input"])
         in_c, acc_c = (x.replace("__half2", "gpugen_half2").replace("__half", "gpugen_half") for x in (in_c, acc_c))
-        main.append("  { %s r = %s_%s_host((const %s *)in_%s, %d); put(&r, sizeof r); }" %
-                    (acc_c, module, name, in_c, name, n))
+        if holds_paired_half(red.get("accumulator", red["input"]), types):
+            # C++ returns these through memory, C in registers: M_R_host takes h_out
+            main.append("  { %s r; %s_%s_host((const %s *)in_%s, %d, &r); put(&r, sizeof r); }" %
+                        (acc_c, module, name, in_c, name, n))
+        else:
+            main.append("  { %s r = %s_%s_host((const %s *)in_%s, %d); put(&r, sizeof r); }" %
+                        (acc_c, module, name, in_c, name, n))
         expected.append(element_bytes(acc, fold_values(lay, acc, op, elements)))
         if red.get("segmented"):
             cuts = sorted(rng.randint(0, n) for _ in range(rng.randint(0, 5)))
@@ -333,7 +348,7 @@ def main():
         if not ok:
             continue
         compiled += 1
-        src, expected = make_driver(rng, module, checks)
+        src, expected = make_driver(rng, module, checks, spec["types"])
         with open(os.path.join(d, "driver.c"), "w") as f:
             f.write(src)
         exe = os.path.join(d, "driver")

@@ -1026,10 +1026,18 @@ extern "C" cudaError_t basic_total(const int8_t *d_in, size_t n, long long *d_ou
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" long long basic_total_host(const int8_t *h_in, size_t n) {
+namespace basic::detail {
+static void total_fold_host(long long *h_out, const int8_t *h_in, size_t n) {
   long long acc = basic::detail::total_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = basic::detail::total_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace basic::detail
+
+extern "C" long long basic_total_host(const int8_t *h_in, size_t n) {
+  long long acc;
+  basic::detail::total_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1091,10 +1099,18 @@ extern "C" cudaError_t basic_fmax(const float *d_in, size_t n, float *d_out, voi
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" float basic_fmax_host(const float *h_in, size_t n) {
+namespace basic::detail {
+static void fmax_fold_host(float *h_out, const float *h_in, size_t n) {
   float acc = basic::detail::fmax_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = basic::detail::fmax_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace basic::detail
+
+extern "C" float basic_fmax_host(const float *h_in, size_t n) {
+  float acc;
+  basic::detail::fmax_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1156,10 +1172,18 @@ extern "C" cudaError_t basic_best(const double *d_in, size_t n, basic_best_resul
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" basic_best_result basic_best_host(const double *h_in, size_t n) {
+namespace basic::detail {
+static void best_fold_host(basic_best_result *h_out, const double *h_in, size_t n) {
   basic_best_result acc = basic::detail::best_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = basic::detail::best_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace basic::detail
+
+extern "C" basic_best_result basic_best_host(const double *h_in, size_t n) {
+  basic_best_result acc;
+  basic::detail::best_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1221,10 +1245,18 @@ extern "C" cudaError_t basic_mask(const IntLL *d_in, size_t n, IntLL *d_out, voi
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" IntLL basic_mask_host(const IntLL *h_in, size_t n) {
+namespace basic::detail {
+static void mask_fold_host(IntLL *h_out, const IntLL *h_in, size_t n) {
   IntLL acc = basic::detail::mask_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = basic::detail::mask_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace basic::detail
+
+extern "C" IntLL basic_mask_host(const IntLL *h_in, size_t n) {
+  IntLL acc;
+  basic::detail::mask_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1286,9 +1318,17 @@ extern "C" cudaError_t basic_lo(const Short3 *d_in, size_t n, Short3 *d_out, voi
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Short3 basic_lo_host(const Short3 *h_in, size_t n) {
+namespace basic::detail {
+static void lo_fold_host(Short3 *h_out, const Short3 *h_in, size_t n) {
   Short3 acc = basic::detail::lo_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = basic::detail::lo_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace basic::detail
+
+extern "C" Short3 basic_lo_host(const Short3 *h_in, size_t n) {
+  Short3 acc;
+  basic::detail::lo_fold_host(&acc, h_in, n);
   return acc;
 }

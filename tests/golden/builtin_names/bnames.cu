@@ -1019,10 +1019,18 @@ extern "C" cudaError_t bnames_ll(const long long *d_in, size_t n, long long *d_o
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" long long bnames_ll_host(const long long *h_in, size_t n) {
+namespace bnames::detail {
+static void ll_fold_host(long long *h_out, const long long *h_in, size_t n) {
   long long acc = bnames::detail::ll_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::ll_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" long long bnames_ll_host(const long long *h_in, size_t n) {
+  long long acc;
+  bnames::detail::ll_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1084,10 +1092,18 @@ extern "C" cudaError_t bnames_ll_type(const llong *d_in, size_t n, llong *d_out,
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" llong bnames_ll_type_host(const llong *h_in, size_t n) {
+namespace bnames::detail {
+static void ll_type_fold_host(llong *h_out, const llong *h_in, size_t n) {
   llong acc = bnames::detail::ll_type_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::ll_type_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" llong bnames_ll_type_host(const llong *h_in, size_t n) {
+  llong acc;
+  bnames::detail::ll_type_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1149,10 +1165,18 @@ extern "C" cudaError_t bnames_uc(const unsigned char *d_in, size_t n, unsigned c
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" unsigned char bnames_uc_host(const unsigned char *h_in, size_t n) {
+namespace bnames::detail {
+static void uc_fold_host(unsigned char *h_out, const unsigned char *h_in, size_t n) {
   unsigned char acc = bnames::detail::uc_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::uc_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" unsigned char bnames_uc_host(const unsigned char *h_in, size_t n) {
+  unsigned char acc;
+  bnames::detail::uc_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1214,10 +1238,18 @@ extern "C" cudaError_t bnames_uc_type(const uchar *d_in, size_t n, uchar *d_out,
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" uchar bnames_uc_type_host(const uchar *h_in, size_t n) {
+namespace bnames::detail {
+static void uc_type_fold_host(uchar *h_out, const uchar *h_in, size_t n) {
   uchar acc = bnames::detail::uc_type_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::uc_type_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" uchar bnames_uc_type_host(const uchar *h_in, size_t n) {
+  uchar acc;
+  bnames::detail::uc_type_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1279,10 +1311,18 @@ extern "C" cudaError_t bnames_sc(const signed char *d_in, size_t n, signed char 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" signed char bnames_sc_host(const signed char *h_in, size_t n) {
+namespace bnames::detail {
+static void sc_fold_host(signed char *h_out, const signed char *h_in, size_t n) {
   signed char acc = bnames::detail::sc_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::sc_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" signed char bnames_sc_host(const signed char *h_in, size_t n) {
+  signed char acc;
+  bnames::detail::sc_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1344,10 +1384,18 @@ extern "C" cudaError_t bnames_sc_type(const schar *d_in, size_t n, schar *d_out,
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" schar bnames_sc_type_host(const schar *h_in, size_t n) {
+namespace bnames::detail {
+static void sc_type_fold_host(schar *h_out, const schar *h_in, size_t n) {
   schar acc = bnames::detail::sc_type_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::sc_type_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" schar bnames_sc_type_host(const schar *h_in, size_t n) {
+  schar acc;
+  bnames::detail::sc_type_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1409,10 +1457,18 @@ extern "C" cudaError_t bnames_ull(const unsigned long long *d_in, size_t n, unsi
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" unsigned long long bnames_ull_host(const unsigned long long *h_in, size_t n) {
+namespace bnames::detail {
+static void ull_fold_host(unsigned long long *h_out, const unsigned long long *h_in, size_t n) {
   unsigned long long acc = bnames::detail::ull_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::ull_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" unsigned long long bnames_ull_host(const unsigned long long *h_in, size_t n) {
+  unsigned long long acc;
+  bnames::detail::ull_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1474,10 +1530,18 @@ extern "C" cudaError_t bnames_ull_type(const ullong *d_in, size_t n, ullong *d_o
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" ullong bnames_ull_type_host(const ullong *h_in, size_t n) {
+namespace bnames::detail {
+static void ull_type_fold_host(ullong *h_out, const ullong *h_in, size_t n) {
   ullong acc = bnames::detail::ull_type_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::ull_type_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" ullong bnames_ull_type_host(const ullong *h_in, size_t n) {
+  ullong acc;
+  bnames::detail::ull_type_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1539,10 +1603,18 @@ extern "C" cudaError_t bnames_bf(const __nv_bfloat16 *d_in, size_t n, __nv_bfloa
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" __nv_bfloat16 bnames_bf_host(const __nv_bfloat16 *h_in, size_t n) {
+namespace bnames::detail {
+static void bf_fold_host(__nv_bfloat16 *h_out, const __nv_bfloat16 *h_in, size_t n) {
   __nv_bfloat16 acc = bnames::detail::bf_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::bf_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" __nv_bfloat16 bnames_bf_host(const __nv_bfloat16 *h_in, size_t n) {
+  __nv_bfloat16 acc;
+  bnames::detail::bf_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1604,9 +1676,17 @@ extern "C" cudaError_t bnames_bf_type(const bfloat16 *d_in, size_t n, bfloat16 *
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" bfloat16 bnames_bf_type_host(const bfloat16 *h_in, size_t n) {
+namespace bnames::detail {
+static void bf_type_fold_host(bfloat16 *h_out, const bfloat16 *h_in, size_t n) {
   bfloat16 acc = bnames::detail::bf_type_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = bnames::detail::bf_type_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace bnames::detail
+
+extern "C" bfloat16 bnames_bf_type_host(const bfloat16 *h_in, size_t n) {
+  bfloat16 acc;
+  bnames::detail::bf_type_fold_host(&acc, h_in, n);
   return acc;
 }

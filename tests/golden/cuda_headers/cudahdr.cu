@@ -1076,9 +1076,17 @@ extern "C" cudaError_t cudahdr_hmax(const __half *d_in, size_t n, __half *d_out,
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" __half cudahdr_hmax_host(const __half *h_in, size_t n) {
+namespace cudahdr::detail {
+static void hmax_fold_host(__half *h_out, const __half *h_in, size_t n) {
   __half acc = cudahdr::detail::hmax_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = cudahdr::detail::hmax_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace cudahdr::detail
+
+extern "C" __half cudahdr_hmax_host(const __half *h_in, size_t n) {
+  __half acc;
+  cudahdr::detail::hmax_fold_host(&acc, h_in, n);
   return acc;
 }

@@ -3227,10 +3227,18 @@ extern "C" cudaError_t cxx_tracked(const Tracked *d_in, size_t n, Tracked *d_out
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Tracked cxx_tracked_host(const Tracked *h_in, size_t n) {
+namespace cxx::detail {
+static void tracked_fold_host(Tracked *h_out, const Tracked *h_in, size_t n) {
   Tracked acc = cxx::detail::tracked_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = cxx::detail::tracked_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace cxx::detail
+
+extern "C" Tracked cxx_tracked_host(const Tracked *h_in, size_t n) {
+  Tracked acc;
+  cxx::detail::tracked_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3292,10 +3300,18 @@ extern "C" cudaError_t cxx_range(const float *d_in, size_t n, PairF *d_out, void
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" PairF cxx_range_host(const float *h_in, size_t n) {
+namespace cxx::detail {
+static void range_fold_host(PairF *h_out, const float *h_in, size_t n) {
   PairF acc = cxx::detail::range_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = cxx::detail::range_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace cxx::detail
+
+extern "C" PairF cxx_range_host(const float *h_in, size_t n) {
+  PairF acc;
+  cxx::detail::range_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3550,10 +3566,18 @@ extern "C" cudaError_t cxx_lmax_rows(const PairL *d_in, size_t num_rows, size_t 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" PairL cxx_lmax_host(const PairL *h_in, size_t n) {
+namespace cxx::detail {
+static void lmax_fold_host(PairL *h_out, const PairL *h_in, size_t n) {
   PairL acc = cxx::detail::lmax_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = cxx::detail::lmax_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace cxx::detail
+
+extern "C" PairL cxx_lmax_host(const PairL *h_in, size_t n) {
+  PairL acc;
+  cxx::detail::lmax_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3562,11 +3586,11 @@ extern "C" void cxx_lmax_segmented_host(const PairL *h_in, const long long *h_of
                                          PairL *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = cxx_lmax_host(h_in + begin, end > begin ? end - begin : 0);
+    cxx::detail::lmax_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void cxx_lmax_rows_host(const PairL *h_in, size_t num_rows, size_t row_length, PairL *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = cxx_lmax_host(h_in + r * row_length, row_length);
+    cxx::detail::lmax_fold_host(h_out + r, h_in + r * row_length, row_length);
 }

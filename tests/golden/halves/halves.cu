@@ -1047,9 +1047,17 @@ extern "C" cudaError_t halves_mixdot(const float *d_in0, const __half *d_in1, si
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" float halves_mixdot_host(const float *h_in0, const __half *h_in1, size_t n) {
+namespace halves::detail {
+static void mixdot_fold_host(float *h_out, const float *h_in0, const __half *h_in1, size_t n) {
   float acc = halves::detail::mixdot_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = halves::detail::mixdot_op::fold(acc, halves::detail::mixdot_op::input_type{h_in0[i], h_in1[i]}, i);
+  *h_out = acc;
+}
+} // namespace halves::detail
+
+extern "C" float halves_mixdot_host(const float *h_in0, const __half *h_in1, size_t n) {
+  float acc;
+  halves::detail::mixdot_fold_host(&acc, h_in0, h_in1, n);
   return acc;
 }

@@ -1019,10 +1019,18 @@ extern "C" cudaError_t userhdr_maxsub(const int *d_in, size_t n, MaxSub *d_out, 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" MaxSub userhdr_maxsub_host(const int *h_in, size_t n) {
+namespace userhdr::detail {
+static void maxsub_fold_host(MaxSub *h_out, const int *h_in, size_t n) {
   MaxSub acc = userhdr::detail::maxsub_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = userhdr::detail::maxsub_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace userhdr::detail
+
+extern "C" MaxSub userhdr_maxsub_host(const int *h_in, size_t n) {
+  MaxSub acc;
+  userhdr::detail::maxsub_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1084,9 +1092,17 @@ extern "C" cudaError_t userhdr_variance(const float *d_in, size_t n, Welford *d_
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Welford userhdr_variance_host(const float *h_in, size_t n) {
+namespace userhdr::detail {
+static void variance_fold_host(Welford *h_out, const float *h_in, size_t n) {
   Welford acc = userhdr::detail::variance_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = userhdr::detail::variance_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace userhdr::detail
+
+extern "C" Welford userhdr_variance_host(const float *h_in, size_t n) {
+  Welford acc;
+  userhdr::detail::variance_fold_host(&acc, h_in, n);
   return acc;
 }

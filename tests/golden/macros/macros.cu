@@ -1024,10 +1024,18 @@ extern "C" cudaError_t macros_best(const Best *d_in, size_t n, Best *d_out, void
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Best macros_best_host(const Best *h_in, size_t n) {
+namespace macros::detail {
+static void best_fold_host(Best *h_out, const Best *h_in, size_t n) {
   Best acc = macros::detail::best_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = macros::detail::best_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace macros::detail
+
+extern "C" Best macros_best_host(const Best *h_in, size_t n) {
+  Best acc;
+  macros::detail::best_fold_host(&acc, h_in, n);
   return acc;
 }
 

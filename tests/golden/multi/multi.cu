@@ -3332,10 +3332,18 @@ extern "C" cudaError_t multi_sdot(const float *d_in0, const float *d_in1, size_t
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" float multi_sdot_host(const float *h_in0, const float *h_in1, size_t n) {
+namespace multi::detail {
+static void sdot_fold_host(float *h_out, const float *h_in0, const float *h_in1, size_t n) {
   float acc = multi::detail::sdot_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = multi::detail::sdot_op::fold(acc, multi::detail::sdot_op::input_type{h_in0[i], h_in1[i]}, i);
+  *h_out = acc;
+}
+} // namespace multi::detail
+
+extern "C" float multi_sdot_host(const float *h_in0, const float *h_in1, size_t n) {
+  float acc;
+  multi::detail::sdot_fold_host(&acc, h_in0, h_in1, n);
   return acc;
 }
 
@@ -3590,10 +3598,18 @@ extern "C" cudaError_t multi_wide_rows(const float *d_in0, const float *d_in1, s
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" double multi_wide_host(const float *h_in0, const float *h_in1, size_t n) {
+namespace multi::detail {
+static void wide_fold_host(double *h_out, const float *h_in0, const float *h_in1, size_t n) {
   double acc = multi::detail::wide_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = multi::detail::wide_op::fold(acc, multi::detail::wide_op::input_type{h_in0[i], h_in1[i]}, i);
+  *h_out = acc;
+}
+} // namespace multi::detail
+
+extern "C" double multi_wide_host(const float *h_in0, const float *h_in1, size_t n) {
+  double acc;
+  multi::detail::wide_fold_host(&acc, h_in0, h_in1, n);
   return acc;
 }
 
@@ -3602,13 +3618,13 @@ extern "C" void multi_wide_segmented_host(const float *h_in0, const float *h_in1
                                          double *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = multi_wide_host(h_in0 + begin, h_in1 + begin, end > begin ? end - begin : 0);
+    multi::detail::wide_fold_host(h_out + s, h_in0 + begin, h_in1 + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void multi_wide_rows_host(const float *h_in0, const float *h_in1, size_t num_rows, size_t row_length, double *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = multi_wide_host(h_in0 + r * row_length, h_in1 + r * row_length, row_length);
+    multi::detail::wide_fold_host(h_out + r, h_in0 + r * row_length, h_in1 + r * row_length, row_length);
 }
 
 /* ---- masked ----
@@ -3669,10 +3685,18 @@ extern "C" cudaError_t multi_masked(const int *d_in0, const short *d_in1, const 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Masked multi_masked_host(const int *h_in0, const short *h_in1, const uint8_t *h_in2, size_t n) {
+namespace multi::detail {
+static void masked_fold_host(Masked *h_out, const int *h_in0, const short *h_in1, const uint8_t *h_in2, size_t n) {
   Masked acc = multi::detail::masked_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = multi::detail::masked_op::fold(acc, multi::detail::masked_op::input_type{h_in0[i], h_in1[i], h_in2[i]}, i);
+  *h_out = acc;
+}
+} // namespace multi::detail
+
+extern "C" Masked multi_masked_host(const int *h_in0, const short *h_in1, const uint8_t *h_in2, size_t n) {
+  Masked acc;
+  multi::detail::masked_fold_host(&acc, h_in0, h_in1, h_in2, n);
   return acc;
 }
 
@@ -3927,10 +3951,18 @@ extern "C" cudaError_t multi_pairs_rows(const int *d_in0, const int *d_in1, size
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" PairHash multi_pairs_host(const int *h_in0, const int *h_in1, size_t n) {
+namespace multi::detail {
+static void pairs_fold_host(PairHash *h_out, const int *h_in0, const int *h_in1, size_t n) {
   PairHash acc = multi::detail::pairs_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = multi::detail::pairs_op::fold(acc, multi::detail::pairs_op::input_type{h_in0[i], h_in1[i]}, i);
+  *h_out = acc;
+}
+} // namespace multi::detail
+
+extern "C" PairHash multi_pairs_host(const int *h_in0, const int *h_in1, size_t n) {
+  PairHash acc;
+  multi::detail::pairs_fold_host(&acc, h_in0, h_in1, n);
   return acc;
 }
 
@@ -3939,11 +3971,11 @@ extern "C" void multi_pairs_segmented_host(const int *h_in0, const int *h_in1, c
                                          PairHash *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = multi_pairs_host(h_in0 + begin, h_in1 + begin, end > begin ? end - begin : 0);
+    multi::detail::pairs_fold_host(h_out + s, h_in0 + begin, h_in1 + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void multi_pairs_rows_host(const int *h_in0, const int *h_in1, size_t num_rows, size_t row_length, PairHash *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = multi_pairs_host(h_in0 + r * row_length, h_in1 + r * row_length, row_length);
+    multi::detail::pairs_fold_host(h_out + r, h_in0 + r * row_length, h_in1 + r * row_length, row_length);
 }

@@ -1387,10 +1387,18 @@ extern "C" cudaError_t xgpu_total(const int *d_in, size_t n, long long *d_out, v
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" long long xgpu_total_host(const int *h_in, size_t n) {
+namespace xgpu::detail {
+static void total_fold_host(long long *h_out, const int *h_in, size_t n) {
   long long acc = xgpu::detail::total_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = xgpu::detail::total_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace xgpu::detail
+
+extern "C" long long xgpu_total_host(const int *h_in, size_t n) {
+  long long acc;
+  xgpu::detail::total_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1692,10 +1700,18 @@ extern "C" cudaError_t xgpu_best(const float *d_in, size_t n, xgpu_best_result *
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" xgpu_best_result xgpu_best_host(const float *h_in, size_t n) {
+namespace xgpu::detail {
+static void best_fold_host(xgpu_best_result *h_out, const float *h_in, size_t n) {
   xgpu_best_result acc = xgpu::detail::best_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = xgpu::detail::best_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace xgpu::detail
+
+extern "C" xgpu_best_result xgpu_best_host(const float *h_in, size_t n) {
+  xgpu_best_result acc;
+  xgpu::detail::best_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -2775,10 +2791,18 @@ extern "C" cudaError_t xgpu_last_span(const Window *d_in, size_t n, Window *d_ou
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Window xgpu_last_span_host(const Window *h_in, size_t n) {
+namespace xgpu::detail {
+static void last_span_fold_host(Window *h_out, const Window *h_in, size_t n) {
   Window acc = xgpu::detail::last_span_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = xgpu::detail::last_span_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace xgpu::detail
+
+extern "C" Window xgpu_last_span_host(const Window *h_in, size_t n) {
+  Window acc;
+  xgpu::detail::last_span_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3141,10 +3165,18 @@ extern "C" cudaError_t xgpu_idot(const int *d_in0, const int *d_in1, size_t n, l
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" long long xgpu_idot_host(const int *h_in0, const int *h_in1, size_t n) {
+namespace xgpu::detail {
+static void idot_fold_host(long long *h_out, const int *h_in0, const int *h_in1, size_t n) {
   long long acc = xgpu::detail::idot_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = xgpu::detail::idot_op::fold(acc, xgpu::detail::idot_op::input_type{h_in0[i], h_in1[i]}, i);
+  *h_out = acc;
+}
+} // namespace xgpu::detail
+
+extern "C" long long xgpu_idot_host(const int *h_in0, const int *h_in1, size_t n) {
+  long long acc;
+  xgpu::detail::idot_fold_host(&acc, h_in0, h_in1, n);
   return acc;
 }
 
@@ -3446,10 +3478,18 @@ extern "C" cudaError_t xgpu_fdot(const float *d_in0, const float *d_in1, size_t 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" double xgpu_fdot_host(const float *h_in0, const float *h_in1, size_t n) {
+namespace xgpu::detail {
+static void fdot_fold_host(double *h_out, const float *h_in0, const float *h_in1, size_t n) {
   double acc = xgpu::detail::fdot_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = xgpu::detail::fdot_op::fold(acc, xgpu::detail::fdot_op::input_type{h_in0[i], h_in1[i]}, i);
+  *h_out = acc;
+}
+} // namespace xgpu::detail
+
+extern "C" double xgpu_fdot_host(const float *h_in0, const float *h_in1, size_t n) {
+  double acc;
+  xgpu::detail::fdot_fold_host(&acc, h_in0, h_in1, n);
   return acc;
 }
 
@@ -3812,10 +3852,18 @@ extern "C" cudaError_t xgpu_local(const int *d_in, size_t n, int *d_out, void *d
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" int xgpu_local_host(const int *h_in, size_t n) {
+namespace xgpu::detail {
+static void local_fold_host(int *h_out, const int *h_in, size_t n) {
   int acc = xgpu::detail::local_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = xgpu::detail::local_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace xgpu::detail
+
+extern "C" int xgpu_local_host(const int *h_in, size_t n) {
+  int acc;
+  xgpu::detail::local_fold_host(&acc, h_in, n);
   return acc;
 }
 

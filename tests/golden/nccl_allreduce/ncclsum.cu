@@ -1195,10 +1195,18 @@ extern "C" cudaError_t ncclsum_total(const int *d_in, size_t n, long long *d_out
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" long long ncclsum_total_host(const int *h_in, size_t n) {
+namespace ncclsum::detail {
+static void total_fold_host(long long *h_out, const int *h_in, size_t n) {
   long long acc = ncclsum::detail::total_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = ncclsum::detail::total_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace ncclsum::detail
+
+extern "C" long long ncclsum_total_host(const int *h_in, size_t n) {
+  long long acc;
+  ncclsum::detail::total_fold_host(&acc, h_in, n);
   return acc;
 }
 

@@ -3278,10 +3278,18 @@ extern "C" cudaError_t params_scaled(const float *d_in, size_t n, const Scale *p
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" float params_scaled_host(const float *h_in, size_t n, const Scale *params) {
+namespace params::detail {
+static void scaled_fold_host(float *h_out, const float *h_in, size_t n, const Scale *params) {
   float acc = params::detail::scaled_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = params::detail::scaled_op::fold(acc, params::detail::scaled_op::input_type{h_in[i], *params}, i);
+  *h_out = acc;
+}
+} // namespace params::detail
+
+extern "C" float params_scaled_host(const float *h_in, size_t n, const Scale *params) {
+  float acc;
+  params::detail::scaled_fold_host(&acc, h_in, n, params);
   return acc;
 }
 
@@ -3536,10 +3544,18 @@ extern "C" cudaError_t params_lastmax_rows(const float *d_in, size_t num_rows, s
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Pick params_lastmax_host(const float *h_in, size_t n) {
+namespace params::detail {
+static void lastmax_fold_host(Pick *h_out, const float *h_in, size_t n) {
   Pick acc = params::detail::lastmax_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = params::detail::lastmax_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace params::detail
+
+extern "C" Pick params_lastmax_host(const float *h_in, size_t n) {
+  Pick acc;
+  params::detail::lastmax_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3548,13 +3564,13 @@ extern "C" void params_lastmax_segmented_host(const float *h_in, const long long
                                          Pick *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = params_lastmax_host(h_in + begin, end > begin ? end - begin : 0);
+    params::detail::lastmax_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void params_lastmax_rows_host(const float *h_in, size_t num_rows, size_t row_length, Pick *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = params_lastmax_host(h_in + r * row_length, row_length);
+    params::detail::lastmax_fold_host(h_out + r, h_in + r * row_length, row_length);
 }
 
 /* ---- lastabove ----
@@ -3808,10 +3824,18 @@ extern "C" cudaError_t params_lastabove_rows(const float *d_in0, const float *d_
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Pick params_lastabove_host(const float *h_in0, const float *h_in1, size_t n, const Scale *params) {
+namespace params::detail {
+static void lastabove_fold_host(Pick *h_out, const float *h_in0, const float *h_in1, size_t n, const Scale *params) {
   Pick acc = params::detail::lastabove_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = params::detail::lastabove_op::fold(acc, params::detail::lastabove_op::input_type{h_in0[i], h_in1[i], *params}, i);
+  *h_out = acc;
+}
+} // namespace params::detail
+
+extern "C" Pick params_lastabove_host(const float *h_in0, const float *h_in1, size_t n, const Scale *params) {
+  Pick acc;
+  params::detail::lastabove_fold_host(&acc, h_in0, h_in1, n, params);
   return acc;
 }
 
@@ -3820,11 +3844,11 @@ extern "C" void params_lastabove_segmented_host(const float *h_in0, const float 
                                          Pick *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = params_lastabove_host(h_in0 + begin, h_in1 + begin, end > begin ? end - begin : 0, params);
+    params::detail::lastabove_fold_host(h_out + s, h_in0 + begin, h_in1 + begin, end > begin ? end - begin : 0, params);
   }
 }
 
 extern "C" void params_lastabove_rows_host(const float *h_in0, const float *h_in1, size_t num_rows, size_t row_length, const Scale *params, Pick *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = params_lastabove_host(h_in0 + r * row_length, h_in1 + r * row_length, row_length, params);
+    params::detail::lastabove_fold_host(h_out + r, h_in0 + r * row_length, h_in1 + r * row_length, row_length, params);
 }

@@ -1019,10 +1019,18 @@ extern "C" cudaError_t plain_count(const bool *d_in, size_t n, int *d_out, void 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" int plain_count_host(const bool *h_in, size_t n) {
+namespace plain::detail {
+static void count_fold_host(int *h_out, const bool *h_in, size_t n) {
   int acc = plain::detail::count_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = plain::detail::count_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace plain::detail
+
+extern "C" int plain_count_host(const bool *h_in, size_t n) {
+  int acc;
+  plain::detail::count_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1084,10 +1092,18 @@ extern "C" cudaError_t plain_hsum(const __half *d_in, size_t n, float *d_out, vo
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" float plain_hsum_host(const __half *h_in, size_t n) {
+namespace plain::detail {
+static void hsum_fold_host(float *h_out, const __half *h_in, size_t n) {
   float acc = plain::detail::hsum_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = plain::detail::hsum_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace plain::detail
+
+extern "C" float plain_hsum_host(const __half *h_in, size_t n) {
+  float acc;
+  plain::detail::hsum_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1149,9 +1165,17 @@ extern "C" cudaError_t plain_bits(const uint64_t *d_in, size_t n, uint64_t *d_ou
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" uint64_t plain_bits_host(const uint64_t *h_in, size_t n) {
+namespace plain::detail {
+static void bits_fold_host(uint64_t *h_out, const uint64_t *h_in, size_t n) {
   uint64_t acc = plain::detail::bits_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = plain::detail::bits_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace plain::detail
+
+extern "C" uint64_t plain_bits_host(const uint64_t *h_in, size_t n) {
+  uint64_t acc;
+  plain::detail::bits_fold_host(&acc, h_in, n);
   return acc;
 }

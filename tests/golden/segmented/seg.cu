@@ -3420,10 +3420,18 @@ extern "C" cudaError_t seg_total_rows(const int8_t *d_in, size_t num_rows, size_
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" long long seg_total_host(const int8_t *h_in, size_t n) {
+namespace seg::detail {
+static void total_fold_host(long long *h_out, const int8_t *h_in, size_t n) {
   long long acc = seg::detail::total_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = seg::detail::total_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace seg::detail
+
+extern "C" long long seg_total_host(const int8_t *h_in, size_t n) {
+  long long acc;
+  seg::detail::total_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3432,13 +3440,13 @@ extern "C" void seg_total_segmented_host(const int8_t *h_in, const long long *h_
                                          long long *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = seg_total_host(h_in + begin, end > begin ? end - begin : 0);
+    seg::detail::total_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void seg_total_rows_host(const int8_t *h_in, size_t num_rows, size_t row_length, long long *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = seg_total_host(h_in + r * row_length, row_length);
+    seg::detail::total_fold_host(h_out + r, h_in + r * row_length, row_length);
 }
 
 /* ---- best ----
@@ -3692,10 +3700,18 @@ extern "C" cudaError_t seg_best_rows(const float *d_in, size_t num_rows, size_t 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" seg_best_result seg_best_host(const float *h_in, size_t n) {
+namespace seg::detail {
+static void best_fold_host(seg_best_result *h_out, const float *h_in, size_t n) {
   seg_best_result acc = seg::detail::best_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = seg::detail::best_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace seg::detail
+
+extern "C" seg_best_result seg_best_host(const float *h_in, size_t n) {
+  seg_best_result acc;
+  seg::detail::best_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3704,13 +3720,13 @@ extern "C" void seg_best_segmented_host(const float *h_in, const int *h_offsets,
                                          seg_best_result *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = seg_best_host(h_in + begin, end > begin ? end - begin : 0);
+    seg::detail::best_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void seg_best_rows_host(const float *h_in, size_t num_rows, size_t row_length, seg_best_result *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = seg_best_host(h_in + r * row_length, row_length);
+    seg::detail::best_fold_host(h_out + r, h_in + r * row_length, row_length);
 }
 
 /* ---- lo ----
@@ -3964,10 +3980,18 @@ extern "C" cudaError_t seg_lo_rows(const Welford *d_in, size_t num_rows, size_t 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Welford seg_lo_host(const Welford *h_in, size_t n) {
+namespace seg::detail {
+static void lo_fold_host(Welford *h_out, const Welford *h_in, size_t n) {
   Welford acc = seg::detail::lo_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = seg::detail::lo_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace seg::detail
+
+extern "C" Welford seg_lo_host(const Welford *h_in, size_t n) {
+  Welford acc;
+  seg::detail::lo_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3976,13 +4000,13 @@ extern "C" void seg_lo_segmented_host(const Welford *h_in, const long long *h_of
                                          Welford *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = seg_lo_host(h_in + begin, end > begin ? end - begin : 0);
+    seg::detail::lo_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void seg_lo_rows_host(const Welford *h_in, size_t num_rows, size_t row_length, Welford *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = seg_lo_host(h_in + r * row_length, row_length);
+    seg::detail::lo_fold_host(h_out + r, h_in + r * row_length, row_length);
 }
 
 /* ---- flat ----
@@ -4043,10 +4067,18 @@ extern "C" cudaError_t seg_flat(const int *d_in, size_t n, int *d_out, void *d_t
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" int seg_flat_host(const int *h_in, size_t n) {
+namespace seg::detail {
+static void flat_fold_host(int *h_out, const int *h_in, size_t n) {
   int acc = seg::detail::flat_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = seg::detail::flat_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace seg::detail
+
+extern "C" int seg_flat_host(const int *h_in, size_t n) {
+  int acc;
+  seg::detail::flat_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -4301,10 +4333,18 @@ extern "C" cudaError_t seg_maxsub_rows(const int *d_in, size_t num_rows, size_t 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" MaxSub seg_maxsub_host(const int *h_in, size_t n) {
+namespace seg::detail {
+static void maxsub_fold_host(MaxSub *h_out, const int *h_in, size_t n) {
   MaxSub acc = seg::detail::maxsub_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = seg::detail::maxsub_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace seg::detail
+
+extern "C" MaxSub seg_maxsub_host(const int *h_in, size_t n) {
+  MaxSub acc;
+  seg::detail::maxsub_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -4313,13 +4353,13 @@ extern "C" void seg_maxsub_segmented_host(const int *h_in, const int *h_offsets,
                                          MaxSub *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = seg_maxsub_host(h_in + begin, end > begin ? end - begin : 0);
+    seg::detail::maxsub_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void seg_maxsub_rows_host(const int *h_in, size_t num_rows, size_t row_length, MaxSub *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = seg_maxsub_host(h_in + r * row_length, row_length);
+    seg::detail::maxsub_fold_host(h_out + r, h_in + r * row_length, row_length);
 }
 
 /* ---- variance ----
@@ -4573,10 +4613,18 @@ extern "C" cudaError_t seg_variance_rows(const float *d_in, size_t num_rows, siz
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Welford seg_variance_host(const float *h_in, size_t n) {
+namespace seg::detail {
+static void variance_fold_host(Welford *h_out, const float *h_in, size_t n) {
   Welford acc = seg::detail::variance_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = seg::detail::variance_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace seg::detail
+
+extern "C" Welford seg_variance_host(const float *h_in, size_t n) {
+  Welford acc;
+  seg::detail::variance_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -4585,11 +4633,11 @@ extern "C" void seg_variance_segmented_host(const float *h_in, const long long *
                                          Welford *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = seg_variance_host(h_in + begin, end > begin ? end - begin : 0);
+    seg::detail::variance_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void seg_variance_rows_host(const float *h_in, size_t num_rows, size_t row_length, Welford *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = seg_variance_host(h_in + r * row_length, row_length);
+    seg::detail::variance_fold_host(h_out + r, h_in + r * row_length, row_length);
 }

@@ -3427,10 +3427,18 @@ extern "C" cudaError_t small_total_rows(const int *d_in, size_t num_rows, size_t
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" int small_total_host(const int *h_in, size_t n) {
+namespace small::detail {
+static void total_fold_host(int *h_out, const int *h_in, size_t n) {
   int acc = small::detail::total_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = small::detail::total_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace small::detail
+
+extern "C" int small_total_host(const int *h_in, size_t n) {
+  int acc;
+  small::detail::total_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3439,13 +3447,13 @@ extern "C" void small_total_segmented_host(const int *h_in, const long long *h_o
                                          int *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = small_total_host(h_in + begin, end > begin ? end - begin : 0);
+    small::detail::total_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void small_total_rows_host(const int *h_in, size_t num_rows, size_t row_length, int *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = small_total_host(h_in + r * row_length, row_length);
+    small::detail::total_fold_host(h_out + r, h_in + r * row_length, row_length);
 }
 
 /* ---- variance ----
@@ -3699,10 +3707,18 @@ extern "C" cudaError_t small_variance_rows(const float *d_in, size_t num_rows, s
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Welford small_variance_host(const float *h_in, size_t n) {
+namespace small::detail {
+static void variance_fold_host(Welford *h_out, const float *h_in, size_t n) {
   Welford acc = small::detail::variance_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = small::detail::variance_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace small::detail
+
+extern "C" Welford small_variance_host(const float *h_in, size_t n) {
+  Welford acc;
+  small::detail::variance_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3711,11 +3727,11 @@ extern "C" void small_variance_segmented_host(const float *h_in, const long long
                                          Welford *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = small_variance_host(h_in + begin, end > begin ? end - begin : 0);
+    small::detail::variance_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void small_variance_rows_host(const float *h_in, size_t num_rows, size_t row_length, Welford *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = small_variance_host(h_in + r * row_length, row_length);
+    small::detail::variance_fold_host(h_out + r, h_in + r * row_length, row_length);
 }

@@ -1076,9 +1076,17 @@ extern "C" cudaError_t tagged_last_span(const Window *d_in, size_t n, Window *d_
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Window tagged_last_span_host(const Window *h_in, size_t n) {
+namespace tagged::detail {
+static void last_span_fold_host(Window *h_out, const Window *h_in, size_t n) {
   Window acc = tagged::detail::last_span_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = tagged::detail::last_span_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace tagged::detail
+
+extern "C" Window tagged_last_span_host(const Window *h_in, size_t n) {
+  Window acc;
+  tagged::detail::last_span_fold_host(&acc, h_in, n);
   return acc;
 }

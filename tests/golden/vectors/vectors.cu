@@ -3227,10 +3227,18 @@ extern "C" cudaError_t vectors_sum4(const float4 *d_in, size_t n, float4 *d_out,
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" float4 vectors_sum4_host(const float4 *h_in, size_t n) {
+namespace vectors::detail {
+static void sum4_fold_host(float4 *h_out, const float4 *h_in, size_t n) {
   float4 acc = vectors::detail::sum4_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = vectors::detail::sum4_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace vectors::detail
+
+extern "C" float4 vectors_sum4_host(const float4 *h_in, size_t n) {
+  float4 acc;
+  vectors::detail::sum4_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3292,10 +3300,18 @@ extern "C" cudaError_t vectors_max2(const int2 *d_in, size_t n, int2 *d_out, voi
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" int2 vectors_max2_host(const int2 *h_in, size_t n) {
+namespace vectors::detail {
+static void max2_fold_host(int2 *h_out, const int2 *h_in, size_t n) {
   int2 acc = vectors::detail::max2_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = vectors::detail::max2_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace vectors::detail
+
+extern "C" int2 vectors_max2_host(const int2 *h_in, size_t n) {
+  int2 acc;
+  vectors::detail::max2_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3550,10 +3566,18 @@ extern "C" cudaError_t vectors_rgbsum_rows(const uchar3 *d_in, size_t num_rows, 
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" uint3 vectors_rgbsum_host(const uchar3 *h_in, size_t n) {
+namespace vectors::detail {
+static void rgbsum_fold_host(uint3 *h_out, const uchar3 *h_in, size_t n) {
   uint3 acc = vectors::detail::rgbsum_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = vectors::detail::rgbsum_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace vectors::detail
+
+extern "C" uint3 vectors_rgbsum_host(const uchar3 *h_in, size_t n) {
+  uint3 acc;
+  vectors::detail::rgbsum_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -3562,13 +3586,13 @@ extern "C" void vectors_rgbsum_segmented_host(const uchar3 *h_in, const long lon
                                          uint3 *h_out) {
   for (size_t s = 0; s < num_segments; ++s) {
     const size_t begin = (size_t)h_offsets[s], end = (size_t)h_offsets[s + 1];
-    h_out[s] = vectors_rgbsum_host(h_in + begin, end > begin ? end - begin : 0);
+    vectors::detail::rgbsum_fold_host(h_out + s, h_in + begin, end > begin ? end - begin : 0);
   }
 }
 
 extern "C" void vectors_rgbsum_rows_host(const uchar3 *h_in, size_t num_rows, size_t row_length, uint3 *h_out) {
   for (size_t r = 0; r < num_rows; ++r)
-    h_out[r] = vectors_rgbsum_host(h_in + r * row_length, row_length);
+    vectors::detail::rgbsum_fold_host(h_out + r, h_in + r * row_length, row_length);
 }
 
 /* ---- hsum ----
@@ -3629,11 +3653,20 @@ extern "C" cudaError_t vectors_hsum(const __half2 *d_in, size_t n, __half2 *d_ou
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" __half2 vectors_hsum_host(const __half2 *h_in, size_t n) {
+namespace vectors::detail {
+static void hsum_fold_host(__half2 *h_out, const __half2 *h_in, size_t n) {
   __half2 acc = vectors::detail::hsum_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = vectors::detail::hsum_op::fold(acc, h_in[i], i);
-  return acc;
+  *h_out = acc;
+}
+} // namespace vectors::detail
+
+/* The accumulator holds a __half2 or __nv_bfloat162, which C++ returns
+ * through memory (they are not trivially copyable) where C returns the
+ * same bytes in registers: the result is written to *h_out instead. */
+extern "C" void vectors_hsum_host(const __half2 *h_in, size_t n, __half2 *h_out) {
+  vectors::detail::hsum_fold_host(h_out, h_in, n);
 }
 
 /* ---- samples ----
@@ -3694,9 +3727,18 @@ extern "C" cudaError_t vectors_samples(const Sample *d_in, size_t n, Sample *d_o
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Sample vectors_samples_host(const Sample *h_in, size_t n) {
+namespace vectors::detail {
+static void samples_fold_host(Sample *h_out, const Sample *h_in, size_t n) {
   Sample acc = vectors::detail::samples_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = vectors::detail::samples_op::fold(acc, h_in[i], i);
-  return acc;
+  *h_out = acc;
+}
+} // namespace vectors::detail
+
+/* The accumulator holds a __half2 or __nv_bfloat162, which C++ returns
+ * through memory (they are not trivially copyable) where C returns the
+ * same bytes in registers: the result is written to *h_out instead. */
+extern "C" void vectors_samples_host(const Sample *h_in, size_t n, Sample *h_out) {
+  vectors::detail::samples_fold_host(h_out, h_in, n);
 }

@@ -185,13 +185,13 @@ void vectors_rgbsum_rows_host(const uchar3 *h_in, size_t num_rows, size_t row_le
 size_t vectors_hsum_temp_bytes(size_t n);
 cudaError_t vectors_hsum(const gpugen_half2 *d_in, size_t n, gpugen_half2 *d_out, void *d_temp, size_t temp_bytes,
     cudaStream_t stream);
-gpugen_half2 vectors_hsum_host(const gpugen_half2 *h_in, size_t n);
+void vectors_hsum_host(const gpugen_half2 *h_in, size_t n, gpugen_half2 *h_out);
 
 /* samples: min of Sample into Sample. */
 size_t vectors_samples_temp_bytes(size_t n);
 cudaError_t vectors_samples(const Sample *d_in, size_t n, Sample *d_out, void *d_temp, size_t temp_bytes,
     cudaStream_t stream);
-Sample vectors_samples_host(const Sample *h_in, size_t n);
+void vectors_samples_host(const Sample *h_in, size_t n, Sample *h_out);
 
 #ifdef __cplusplus
 }

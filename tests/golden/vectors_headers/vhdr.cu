@@ -1019,10 +1019,18 @@ extern "C" cudaError_t vhdr_psum(const Particle *d_in, size_t n, Particle *d_out
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Particle vhdr_psum_host(const Particle *h_in, size_t n) {
+namespace vhdr::detail {
+static void psum_fold_host(Particle *h_out, const Particle *h_in, size_t n) {
   Particle acc = vhdr::detail::psum_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = vhdr::detail::psum_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace vhdr::detail
+
+extern "C" Particle vhdr_psum_host(const Particle *h_in, size_t n) {
+  Particle acc;
+  vhdr::detail::psum_fold_host(&acc, h_in, n);
   return acc;
 }
 
@@ -1084,9 +1092,17 @@ extern "C" cudaError_t vhdr_moments(const float4 *d_in, size_t n, Moments *d_out
 }
 
 /* The CPU reference: the sequential left-to-right fold. */
-extern "C" Moments vhdr_moments_host(const float4 *h_in, size_t n) {
+namespace vhdr::detail {
+static void moments_fold_host(Moments *h_out, const float4 *h_in, size_t n) {
   Moments acc = vhdr::detail::moments_op::identity();
   for (size_t i = 0; i < n; ++i)
     acc = vhdr::detail::moments_op::fold(acc, h_in[i], i);
+  *h_out = acc;
+}
+} // namespace vhdr::detail
+
+extern "C" Moments vhdr_moments_host(const float4 *h_in, size_t n) {
+  Moments acc;
+  vhdr::detail::moments_fold_host(&acc, h_in, n);
   return acc;
 }
