@@ -491,9 +491,14 @@ __host__ __device__ constexpr bool row_tiles_first(const policy_values &p, size_
 /* Whether a warp's results go out through shared memory. An accumulator of
  * several fields is stored a field at a time, and each such store touches
  * every 32-byte sector of the warp's span. Staged, the warp writes its
- * results as consecutive words: whole sectors, 128 bytes a store. */
+ * results as consecutive words: whole sectors, 128 bytes a store. The
+ * stage is static shared memory of a result per thread, BLOCK x sizeof(A)
+ * with BLOCK up to 1024, so only accumulators of up to 32 bytes are staged
+ * (32 KiB at most, within the 48 KiB every target allows). */
+inline constexpr size_t staged_stores_max_bytes = 32;
 template <class A> __host__ __device__ constexpr bool staged_stores() {
-  return sizeof(A) > 4 && sizeof(A) > alignof(A) && sizeof(A) % 4 == 0 && alignof(A) >= 4;
+  return sizeof(A) > 4 && sizeof(A) <= staged_stores_max_bytes && sizeof(A) > alignof(A) && sizeof(A) % 4 == 0 &&
+         alignof(A) >= 4;
 }
 
 /* Consecutive groups a lane folds in the grouped form's whole tiles: 4
