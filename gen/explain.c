@@ -240,9 +240,9 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
     buf_printf(b, "  read plan: element by element with ldg, %d bytes of each element of every array (a group of "
                "whole elements of each array in 16-byte words would exceed 64 bytes for one of them)\n", p->size);
   else if (p->per_group)
-    buf_printf(b, "  read plan: %d-byte elements in groups of %d bytes (%d elements, %d x 16-byte loads), after a "
+    buf_printf(b, "  read plan: %d-byte elements in groups of %d bytes (%d element%s, %d x 16-byte loads), after a "
                "head of at most 15 elements peeled to a 16-byte boundary; element by element with ldg when no "
-               "head aligns the input\n", p->size, p->group, p->per_group, p->vec);
+               "head aligns the input\n", p->size, p->group, p->per_group, p->per_group == 1 ? "" : "s", p->vec);
   else
     buf_printf(b, "  read plan: %d-byte elements one by one with ldg (a group of whole elements in 16-byte words "
                "would be %d bytes, over the 64-byte register budget)\n", p->size, p->group);
