@@ -223,7 +223,32 @@ def make_spec(rng, index, arch):
         if rng.random() < 0.4:
             red["segmented"] = True
         reductions.append(red)
-        checks.append((red, lay, layouts[acc_name]))
+        checks.append({"red": red, "kind": "fold", "inputs": [input_name], "lays": [lay],
+                       "acc_name": acc_name, "acc": layouts[acc_name]})
+    if rng.random() < 0.6:  # argmin/argmax: a scalar input, a result struct {value, index}
+        name = rng.choice(sorted(SCALARS))
+        red = {"name": "r%d" % len(reductions), "input": name, "op": rng.choice(["argmin", "argmax"])}
+        if rng.random() < 0.4:
+            red["segmented"] = True
+        reductions.append(red)
+        size = SCALARS[name][0]
+        result = Layout(round_up(size, 8) + 8, 8, [(0, name), (round_up(size, 8), "long long")])
+        checks.append({"red": red, "kind": "arg", "inputs": [name], "lays": [scalar_layout(name)],
+                       "acc_name": "%s_%s_result" % ("prop%d" % index, red["name"]), "acc": result})
+    if rng.random() < 0.6:  # dot over an input list of two scalars
+        a, b, acc_name = rng.choice([("float", "float", None), ("double", "double", None), ("int", "int", None),
+                                     ("unsigned int", "unsigned int", None), ("long long", "long long", None),
+                                     ("short", "int", "long long"), ("signed char", "int", "long long"),
+                                     ("unsigned char", "unsigned char", "unsigned int"), ("float", "double", "double")])
+        red = {"name": "r%d" % len(reductions), "input": [a, b], "op": "dot"}
+        if acc_name:
+            red["accumulator"] = acc_name
+        if rng.random() < 0.4:
+            red["segmented"] = True
+        reductions.append(red)
+        acc_name = acc_name or a
+        checks.append({"red": red, "kind": "dot", "inputs": [a, b], "lays": [scalar_layout(a), scalar_layout(b)],
+                       "acc_name": acc_name, "acc": scalar_layout(acc_name)})
     spec = {"gpugen": 1, "module": "prop%d" % index, "targets": [arch], "types": types, "reductions": reductions}
     if rng.random() < 0.5:
         spec["tuning"] = {"default": {"block": 256, "items_per_thread": 16},
@@ -251,41 +276,65 @@ def holds_paired_half(name, types):
     return False
 
 
+def c_name(name):
+    return name.replace("__half2", "gpugen_half2").replace("__half", "gpugen_half")
+
+
+def reference(check, arrays):
+    """The result's bytes over arrays (one list of leaf-value lists per input)."""
+    kind, red, acc = check["kind"], check["red"], check["acc"]
+    if kind == "fold":
+        return element_bytes(acc, fold_values(check["lays"][0], acc, red["op"], arrays[0]))
+    if kind == "arg":
+        name = check["inputs"][0]
+        values = [e[0] for e in arrays[0]]
+        if not values:
+            return element_bytes(acc, [identity(name, "min" if red["op"] == "argmin" else "max"), -1])
+        best = min(values) if red["op"] == "argmin" else max(values)
+        return element_bytes(acc, [best, values.index(best)])
+    total = 0.0 if SCALARS[check["acc_name"]][2] in "fh" else 0
+    for x, y in zip(arrays[0], arrays[1]):
+        total = combine(check["acc_name"], "sum", total, x[0] * y[0])
+    return element_bytes(acc, [total])
+
+
 def make_driver(rng, module, checks, types):
     """C source that prints each result's bytes in hex, one line a result, and
-    the expected lines."""
+    the expected lines with the layout to compare them by."""
     src = ['#include <stdio.h>\n#include <string.h>\n#include "%s.h"\n' % module,
            "static void put(const void *p, size_t n) {\n  const unsigned char *b = p;\n"
            "  for (size_t i = 0; i < n; i++) printf(\"%02x\", b[i]);\n  printf(\"\\n\");\n}\n"]
     main, expected = [], []
-    for red, lay, acc in checks:
+    for check in checks:
+        red = check["red"]
         name, op = red["name"], red["op"]
+        draw_op = {"arg": "min", "dot": "sum"}.get(check["kind"], op)
         n = rng.choice([0, 1, 2, 31, 33, 100, rng.randint(0, 400)])
-        elements = [[draw(rng, s, op) for _, s in lay.leaves] for _ in range(n)]
-        data = b"".join(element_bytes(lay, e) for e in elements)
-        src.append(c_bytes("in_" + name, data))
-        in_c = red["input"] if red["input"] in SCALARS or red["input"] in VECTORS else red["input"]
-        acc_c = red.get("accumulator", red["input"])
-        in_c, acc_c = (x.replace("__half2", "gpugen_half2").replace("__half", "gpugen_half") for x in (in_c, acc_c))
-        if holds_paired_half(red.get("accumulator", red["input"]), types):
+        arrays, ins = [], []
+        for k, lay in enumerate(check["lays"]):
+            elements = [[draw(rng, s, draw_op) for _, s in lay.leaves] for _ in range(n)]
+            arrays.append(elements)
+            src.append(c_bytes("in%d_%s" % (k, name), b"".join(element_bytes(lay, e) for e in elements)))
+            ins.append("(const %s *)in%d_%s" % (c_name(check["inputs"][k]), k, name))
+        acc_c = c_name(check["acc_name"])
+        args = ", ".join(ins)
+        if holds_paired_half(check["acc_name"], types):
             # C++ returns these through memory, C in registers: M_R_host takes h_out
-            main.append("  { %s r; %s_%s_host((const %s *)in_%s, %d, &r); put(&r, sizeof r); }" %
-                        (acc_c, module, name, in_c, name, n))
+            main.append("  { %s r; %s_%s_host(%s, %d, &r); put(&r, sizeof r); }" % (acc_c, module, name, args, n))
         else:
-            main.append("  { %s r = %s_%s_host((const %s *)in_%s, %d); put(&r, sizeof r); }" %
-                        (acc_c, module, name, in_c, name, n))
-        expected.append(element_bytes(acc, fold_values(lay, acc, op, elements)))
+            main.append("  { %s r = %s_%s_host(%s, %d); put(&r, sizeof r); }" % (acc_c, module, name, args, n))
+        expected.append((reference(check, arrays).hex(), check["acc"]))
         if red.get("segmented"):
             cuts = sorted(rng.randint(0, n) for _ in range(rng.randint(0, 5)))
             offsets = [0] + cuts + [n]
             src.append("static const long long off_%s[] = {%s};\n" % (name, ",".join(map(str, offsets))))
             nseg = len(offsets) - 1
-            main.append("  { %s r[%d]; %s_%s_segmented_host((const %s *)in_%s, off_%s, %d, r); put(r, sizeof r); }" %
-                        (acc_c, nseg, module, name, in_c, name, name, nseg))
-            expected.append(b"".join(element_bytes(acc, fold_values(lay, acc, op, elements[offsets[i]:offsets[i + 1]]))
-                                     for i in range(nseg)))
+            main.append("  { %s r[%d]; %s_%s_segmented_host(%s, off_%s, %d, r); put(r, sizeof r); }" %
+                        (acc_c, nseg, module, name, args, name, nseg))
+            expected.append((b"".join(reference(check, [a[offsets[i]:offsets[i + 1]] for a in arrays])
+                                      for i in range(nseg)).hex(), check["acc"]))
     src.append("int main(void) {\n%s\n  return 0;\n}\n" % "\n".join(main))
-    return "".join(src), [e.hex() for e in expected]
+    return "".join(src), expected
 
 
 def leaves_equal(acc, got_hex, want_hex):
@@ -370,12 +419,7 @@ def main():
             failures.append("seed %d: the driver exited %d with %d lines, expected %d:\n%s" %
                             (seed, rc, len(lines), len(expected), out[-2000:]))
             continue
-        accs = []
-        for red, lay, acc in checks:
-            accs.append(acc)
-            if red.get("segmented"):
-                accs.append(acc)
-        for k, (got, want, acc) in enumerate(zip(lines, expected, accs)):
+        for k, (got, (want, acc)) in enumerate(zip(lines, expected)):
             host_checks += 1
             if not leaves_equal(acc, got, want):
                 failures.append("seed %d: result %d differs (%s)\n  got  %s\n  want %s" %
