@@ -221,8 +221,13 @@ static void text_reduction(Buf *b, const Spec *spec, const Reduction *r, int ind
   buf_printf(b, "  merge across blocks: %s\n",
              r->packs_in_ticket ? "in the atomic that counts the blocks (an integer sum of up to 32 bits)"
                                 : "the last block to finish merges the partials in block order");
-  buf_printf(b, "  CPU reference: %s\n", r->host_reference ? arena_printf("%s_%s_host", spec->module, r->name)
-                                                           : "none (an operator runs on the GPU only)");
+  buf_printf(b, "  CPU reference: %s%s\n",
+             r->host_reference ? arena_printf("%s_%s_host", spec->module, r->name)
+                               : "none (an operator runs on the GPU only)",
+             r->host_reference && r->host_through_pointer
+                 ? ", which writes its result to *h_out (the accumulator holds a __half2 or __nv_bfloat162, "
+                   "which C and C++ return differently by value)"
+                 : "");
   if (r->segmented)
     buf_printf(b, "  segmented: %s_%s_segmented (%s offsets) and %s_%s_rows\n", spec->module, r->name,
                scalar_info[r->offset].spelling, spec->module, r->name);
